@@ -1,0 +1,67 @@
+import type { PlantStore } from './store.js';
+
+/**
+ * One request as a transport sees it. The node:http adapter builds this without allocating a web
+ * `Request` (that is most of what makes it fast); `app.fetch` builds it from a `Request`.
+ */
+export interface PlantStoreRequest {
+  readonly method: string;
+  /** The path of the request target, without the query string, e.g. `/api/plants`. */
+  readonly path: string;
+  /** A header's value by lower-case name, or `null`; repeated headers joined with `, `. */
+  header(name: string): string | null;
+  /**
+   * Reads the whole body, stopping as soon as it passes `limit` bytes. Resolves to the bytes, or to
+   * `null` when the body was over the limit. Called at most once, and only after authentication,
+   * media type and declared length have been judged.
+   */
+  readBody(limit: number): Promise<Uint8Array | null>;
+}
+
+/** One answer, ready for any transport to write. */
+export interface PlantStoreResponse {
+  readonly status: number;
+  /** Lower-case header names. Always includes `content-type` when `body` is not empty. */
+  readonly headers: Record<string, string>;
+  /** The body text (JSON for every answer but a 204 preflight, which has `""`). */
+  readonly body: string;
+}
+
+/** Cross-origin access for browser apps on other origins. */
+export interface CorsOptions {
+  /** Origins allowed to call, exactly as browsers send them (`https://app.example`), or `"*"`. */
+  readonly origins: readonly string[] | '*';
+}
+
+/** Options of {@link createPlantStoreApp}. */
+export interface PlantStoreAppOptions {
+  /**
+   * Accepted bearer tokens. Either a non-empty list (compared in constant time), or `"any"` to accept
+   * every well-formed bearer token (what the MSW mocks do by default). There is no default: a server
+   * that accepts every token must say so.
+   */
+  readonly tokens: readonly string[] | 'any';
+  /** Where plants live. Default: a new in-memory store. */
+  readonly store?: PlantStore;
+  /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
+  readonly basePath?: string;
+  /** The largest accepted body in bytes. Default: 1 MiB (1,048,576). */
+  readonly bodyLimit?: number;
+  /** Cross-origin access. Default: off (no CORS headers, `OPTIONS` is a 405). */
+  readonly cors?: CorsOptions;
+  /**
+   * Called with every unexpected fault (the 500s) and its request id, for logging. What it receives
+   * never reaches the client.
+   */
+  readonly onError?: (error: unknown, requestId: string) => void;
+}
+
+/** The plant store as one fetch-shaped application. */
+export interface PlantStoreApp {
+  /** Answers a web-standard `Request`, in any runtime that has `fetch`. */
+  fetch(request: Request): Promise<Response>;
+  /** Answers a transport's plain view of a request; what `fetch` and the node:http adapter call. */
+  handle(request: PlantStoreRequest): Promise<PlantStoreResponse>;
+  /** The store this application writes to. */
+  readonly store: PlantStore;
+}

@@ -1,0 +1,203 @@
+// This file is generated from openapi.yaml by `npm run generate`. Do not edit it by hand:
+// the tests fail when it differs from what the generator writes.
+
+export interface paths {
+    "/plants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a plant
+         * @description Creates a new plant in the store.
+         *
+         *     Idempotent by id: a create whose id is stored already with the same name and tag
+         *     answers 200 with the same Plant and stores nothing new, so a client may retry a create
+         *     whose answer it never received. The same id with a different name or tag is a 400
+         *     with error code 40003 and changes nothing.
+         *
+         *     Authentication is judged before the body; a request that fails it has no effect.
+         */
+        post: operations["createPlant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Plant: {
+            /** @description The name of the plant */
+            name: string;
+            /** @description Tag that specifies the type of the plant */
+            tag?: string;
+        };
+        NewPlant: components["schemas"]["Plant"] & {
+            /**
+             * Format: int64
+             * @description Identification number of the plant. Every integer in [-2^63, 2^63-1] is accepted
+             *     and kept exactly (never rounded to a JavaScript double).
+             */
+            id: number;
+        };
+        Error: {
+            /**
+             * Format: int32
+             * @description Numeric error value; see `x-error-codes` for each code's meaning.
+             */
+            error: number;
+            /** @description Text of the error, written for a person; names the field and the rule where there is one. */
+            message: string;
+        };
+    };
+    responses: {
+        /** @description No such path. Error code `40401`. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description A caller-chosen request id (1 to 128 characters of `A-Z a-z 0-9 - _ . : /`), echoed
+         *     in the response's `X-Request-Id`; any other value is replaced by a generated id.
+         */
+        RequestId: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description The request id, the caller's when it sent a sane one, otherwise generated. */
+        RequestId: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createPlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A caller-chosen request id (1 to 128 characters of `A-Z a-z 0-9 - _ . : /`), echoed
+                 *     in the response's `X-Request-Id`; any other value is replaced by a generated id.
+                 */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Plant to add to the store. Unknown fields are accepted, ignored, never stored and never echoed. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewPlant"];
+            };
+        };
+        responses: {
+            /** @description Plant response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plant"];
+                };
+            };
+            /**
+             * @description Bad request. Error codes:
+             *     - `40001`: the body is not JSON (includes an empty body and invalid UTF-8).
+             *     - `40002`: the body is JSON but not a NewPlant (not an object, a field missing, of the wrong type, out of range).
+             *     - `40003`: the id is stored already with a different name or tag.
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unauthorized. Error codes:
+             *     - `40101`: no usable credentials (no `Authorization` header, another scheme, `Bearer` with no token).
+             *     - `40102`: a bearer token that is not accepted.
+             */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge: `Bearer realm="plant-store"`, with `error="invalid_token"` for 40102. */
+                    "WWW-Authenticate"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /**
+             * @description Method not allowed on `/plants`. Error code `40501`. The `Allow` header lists `POST`
+             *     (and `OPTIONS` where CORS is on).
+             */
+            405: {
+                headers: {
+                    /** @description The methods `/plants` answers. */
+                    Allow?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The body is over the limit (1 MiB by default), by declared `Content-Length` or while
+             *     streaming. Error code `41301`.
+             */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description The media type is not JSON (`application/json`, any case, optional `charset=utf-8`).
+             *     Error code `41501`.
+             */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected fault. Error code `50001`; the message says nothing about internals. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,71 @@
+// Projects openapi.yaml into the committed files under packages/*/src/generated/.
+// `node scripts/generate.mjs` rewrites them; `--check` only compares and exits 1 on drift,
+// so CI fails when someone edits the spec without regenerating (or edits the output by hand).
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import yaml from 'js-yaml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const specPath = join(root, 'openapi.yaml');
+// Every package that speaks the wire format gets its own copy: the client may depend on nothing
+// but openapi-fetch, and the core must stay free of the client.
+const targets = ['packages/core/src/generated', 'packages/client/src/generated'];
+
+const header = `// This file is generated from openapi.yaml by \`npm run generate\`. Do not edit it by hand:
+// the tests fail when it differs from what the generator writes.
+`;
+
+export async function render() {
+  const source = await readFile(specPath, 'utf8');
+  const spec = yaml.load(source);
+  const types = header + '\n' + astToString(await openapiTS(source, { alphabetize: false }));
+
+  const codes = spec.components.schemas.Error.properties.error['x-error-codes'];
+  const lines = Object.entries(codes).map(
+    ([name, { code, status, description }]) =>
+      `  /** HTTP ${status}: ${description} */\n  ${name}: ${code},`,
+  );
+  const statuses = Object.values(codes).map(({ code, status }) => `  ${code}: ${status},`);
+  const errorCodes = `${header}
+/** The \`error\` values of the spec's Error body, by name (openapi.yaml: Error.error, x-error-codes). */
+export const ErrorCode = {
+${lines.join('\n')}
+} as const;
+
+/** One of the \`error\` values the service answers with. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The HTTP status that goes with each error code. */
+export const errorStatus: { readonly [C in ErrorCode]: number } = {
+${statuses.join('\n')}
+};
+`;
+  const files = new Map();
+  for (const dir of targets) {
+    files.set(join(root, dir, 'openapi.ts'), types);
+    files.set(join(root, dir, 'error-codes.ts'), errorCodes);
+  }
+  return files;
+}
+
+const check = process.argv.includes('--check');
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = await render();
+  const drift = [];
+  for (const [file, text] of files) {
+    const current = await readFile(file, 'utf8').catch(() => null);
+    if (current === text) continue;
+    drift.push(relative(root, file));
+    if (!check) {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, text);
+    }
+  }
+  if (check && drift.length > 0) {
+    console.error(`Generated files differ from openapi.yaml: ${drift.join(', ')}. Run \`npm run generate\`.`);
+    process.exit(1);
+  }
+  console.log(drift.length === 0 ? 'generated files are up to date' : `wrote ${drift.join(', ')}`);
+}

@@ -1,0 +1,20 @@
+// Prints `N passed, M failed` from vitest's JSON report: the one line CI reads. A missing or
+// unreadable report counts as a failure, so a run that executed nothing is never mistaken for green.
+import { readFileSync } from 'node:fs';
+
+let report;
+try {
+  report = JSON.parse(readFileSync('.vitest-report.json', 'utf8'));
+} catch {
+  console.log('0 passed, 1 failed');
+  process.exit(0);
+}
+const suites = report.testResults ?? [];
+// A file that failed to load has no failed test of its own, yet none of its tests ran: count it once.
+const brokenFiles = suites.filter(
+  (s) => s.status === 'failed' && !(s.assertionResults ?? []).some((a) => a.status === 'failed'),
+).length;
+const passed = report.numPassedTests ?? 0;
+const failed = (report.numFailedTests ?? 0) + brokenFiles;
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

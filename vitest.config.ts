@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// One run covers every package, the contract suite and the examples. Tests that start servers,
+// browsers or child processes get room to do it; speed is never asserted here (see `npm run bench`).
+export default defineConfig({
+  test: {
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    typecheck: {
+      enabled: true,
+      include: ['packages/*/test/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
+  },
+});
