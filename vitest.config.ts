@@ -16,7 +16,7 @@ export default defineConfig({
     typecheck: {
       enabled: true,
       include: ['packages/*/test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
+      tsconfig: './tsconfig.typecheck.json',
     },
   },
 });
