@@ -31,6 +31,8 @@ export interface PlantStoreResponse {
 export interface CorsOptions {
   /** Origins allowed to call, exactly as browsers send them (`https://app.example`), or `"*"`. */
   readonly origins: readonly string[] | '*';
+  /** How long browsers may cache a preflight answer, in seconds. Default: 600. */
+  readonly maxAge?: number;
 }
 
 /** Options of {@link createPlantStoreApp}. */

@@ -1,0 +1,177 @@
+import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
+import { createMemoryStore } from './memory-store.js';
+import type { StoredPlant } from './store.js';
+import { AUTH_MISSING, AUTH_OK, createBearerCheck } from './internal/bearer-auth.js';
+import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
+import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
+import { declaredLength, isJsonMediaType } from './internal/media-type.js';
+import { toNewPlant } from './internal/new-plant.js';
+import { requestIdOf } from './internal/request-id.js';
+import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, plantBody } from './internal/responses.js';
+import { ErrorCode } from './generated/error-codes.js';
+
+/** The largest accepted request body by default, in bytes: 1 MiB (DECISIONS.md, server defaults). */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+const JSON_TYPE = 'application/json';
+
+/**
+ * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of
+ * DECISIONS.md (authentication, media type, body limit, exact int64 ids, idempotent creates, CORS,
+ * request ids, JSON errors). No runtime-specific API is used, so the same code answers in Node, in
+ * browsers (the MSW mocks) and in edge runtimes.
+ *
+ * Paths are compared exactly, after the query string is dropped: `/plants/` and `/Plants` are other
+ * paths (404). Throws a TypeError when the options are unusable (no tokens, a bad limit or base path).
+ *
+ * @example
+ * const app = createPlantStoreApp({ tokens: ['s3cret'], basePath: '/api' });
+ * const res = await app.fetch(new Request('http://localhost/api/plants', {
+ *   method: 'POST',
+ *   headers: { authorization: 'Bearer s3cret', 'content-type': 'application/json' },
+ *   body: '{"id":1,"name":"Fern"}',
+ * }));
+ * await res.json(); // { name: 'Fern' }
+ */
+export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreApp {
+  if (options === null || typeof options !== 'object') throw new TypeError('options are required (at least { tokens })');
+  const checkBearer = createBearerCheck(options.tokens);
+  const store = options.store ?? createMemoryStore();
+  const basePath = normalizeBasePath(options.basePath);
+  const plantsPath = basePath + '/plants';
+  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError('bodyLimit must be a whole number of bytes, 0 or more');
+  const onError = options.onError;
+  const cors = options.cors;
+  const originAllowed = cors === undefined ? undefined : createOriginCheck(cors);
+  const maxAge = String(cors?.maxAge ?? DEFAULT_CORS_MAX_AGE);
+  const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
+  const bodies = fixedBodies(plantsPath, limit);
+  // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (DECISIONS.md, Failures).
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+  /** Headers of a JSON answer: content type, request id, and the CORS headers the origin earns. */
+  function jsonHeaders(requestId: string, origin: string | null): Record<string, string> {
+    if (originAllowed === undefined) return { 'content-type': JSON_TYPE, 'x-request-id': requestId };
+    const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId, vary: 'Origin' };
+    if (origin !== null) {
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
+    }
+    return headers;
+  }
+
+  function fail(status: number, body: string, requestId: string, origin: string | null): PlantStoreResponse {
+    return { status, headers: jsonHeaders(requestId, origin), body };
+  }
+
+  function unauthorized(body: string, challenge: string, requestId: string, origin: string | null): PlantStoreResponse {
+    const headers = jsonHeaders(requestId, origin);
+    headers['www-authenticate'] = challenge;
+    return { status: 401, headers, body };
+  }
+
+  /** OPTIONS on /plants with CORS on: a preflight from an allowed origin, or a plain OPTIONS. */
+  function answerOptions(request: PlantStoreRequest, requestId: string, origin: string | null): PlantStoreResponse {
+    const headers: Record<string, string> = { 'x-request-id': requestId, allow, vary: 'Origin' };
+    if (origin !== null) {
+      headers['access-control-allow-origin'] = origin;
+      headers['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
+      if (request.header('access-control-request-method') !== null) {
+        headers['access-control-allow-methods'] = 'POST';
+        headers['access-control-allow-headers'] = CORS_ALLOW_HEADERS;
+        headers['access-control-max-age'] = maxAge;
+      }
+    }
+    return { status: 204, headers, body: '' };
+  }
+
+  async function handle(request: PlantStoreRequest): Promise<PlantStoreResponse> {
+    let requestId = '';
+    let origin: string | null = null;
+    try {
+      requestId = requestIdOf(request.header('x-request-id'));
+      if (originAllowed !== undefined) {
+        const o = request.header('origin');
+        if (o !== null && originAllowed(o)) origin = o;
+      }
+      if (request.path !== plantsPath) return fail(404, bodies.notFound, requestId, origin);
+      const method = request.method;
+      if (method !== 'POST') {
+        if (method === 'OPTIONS' && originAllowed !== undefined) return answerOptions(request, requestId, origin);
+        const answer = fail(405, bodies.methodNotAllowed, requestId, origin);
+        (answer.headers as Record<string, string>).allow = allow;
+        return answer;
+      }
+
+      // Authentication before anything about the body (DECISIONS.md): a refused request has no effect
+      // and learns nothing about validation.
+      const auth = checkBearer(request.header('authorization'));
+      if (auth !== AUTH_OK) {
+        return auth === AUTH_MISSING
+          ? unauthorized(bodies.missingCredentials, CHALLENGE_MISSING, requestId, origin)
+          : unauthorized(bodies.invalidToken, CHALLENGE_INVALID, requestId, origin);
+      }
+      if (!isJsonMediaType(request.header('content-type'))) return fail(415, bodies.mediaType, requestId, origin);
+      // A declared length over the limit is refused before a byte is read (no buffering an attacker's upload).
+      if (declaredLength(request.header('content-length')) > limit) return fail(413, bodies.tooLarge, requestId, origin);
+      const bytes = await request.readBody(limit);
+      if (bytes === null) return fail(413, bodies.tooLarge, requestId, origin);
+      if (bytes.byteLength === 0) return fail(400, bodies.emptyBody, requestId, origin);
+
+      let text: string;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        return fail(400, bodies.notUtf8, requestId, origin);
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // JSON.parse's own message quotes the body: never passed on.
+        return fail(400, text.trim() === '' ? bodies.emptyBody : bodies.notJson, requestId, origin);
+      }
+      const plant = toNewPlant(value, text);
+      if (typeof plant === 'string') return fail(400, errorBody(ErrorCode.INVALID_PLANT, plant), requestId, origin);
+
+      const result = await store.insert(plant);
+      let stored: StoredPlant = plant;
+      if (!result.created) {
+        stored = result.existing;
+        // Idempotency by id: the same name and tag (absent and absent, or equal) replays the 200.
+        if (stored.name !== plant.name || stored.tag !== plant.tag) return fail(400, bodies.conflict, requestId, origin);
+      }
+      return { status: 200, headers: jsonHeaders(requestId, origin), body: plantBody(stored.name, stored.tag) };
+    } catch (error) {
+      if (requestId === '') requestId = requestIdOf(null);
+      if (onError !== undefined) {
+        try {
+          onError(error, requestId);
+        } catch {
+          // A failing logger must not turn a 500 into an unanswered request.
+        }
+      }
+      return fail(500, bodies.internal, requestId, origin);
+    }
+  }
+
+  return {
+    handle,
+    async fetch(request) {
+      return toWebResponse(await handle(fromWebRequest(request)));
+    },
+    store,
+  };
+}
+
+/** `''`, `'/'`, `'/api'`, `'/api/'` and `'api'` are accepted; the result is `''` or `/x…` without a trailing slash. */
+function normalizeBasePath(basePath: string | undefined): string {
+  if (basePath === undefined) return '';
+  if (typeof basePath !== 'string' || /[?#\s]/.test(basePath) || basePath.includes('://')) {
+    throw new TypeError('basePath must be a path such as "/api" (no scheme, host, query or fragment)');
+  }
+  let path = basePath.startsWith('/') ? basePath : '/' + basePath;
+  while (path.endsWith('/')) path = path.slice(0, -1);
+  return path;
+}

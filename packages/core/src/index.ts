@@ -1,0 +1,21 @@
+// The public surface of @plant-store/core. Everything else lives in ./internal and is not exported.
+
+// The application
+export { createPlantStoreApp, DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
+export type {
+  CorsOptions,
+  PlantStoreApp,
+  PlantStoreAppOptions,
+  PlantStoreRequest,
+  PlantStoreResponse,
+} from './app-types.js';
+
+// Stores
+export { createMemoryStore } from './memory-store.js';
+export type { InsertResult, PlantStore, StoredPlant } from './store.js';
+
+// Error codes (generated from openapi.yaml)
+export { ErrorCode, errorStatus } from './generated/error-codes.js';
+
+// The spec's schemas
+export type { ErrorBody, NewPlant, Plant } from './schemas.js';

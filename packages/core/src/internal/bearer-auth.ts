@@ -1,0 +1,72 @@
+// Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes DECISIONS.md names.
+
+/** The result of judging an `Authorization` header: accepted, or the error code to answer. */
+export const AUTH_OK = 0;
+export const AUTH_MISSING = 40101;
+export const AUTH_INVALID = 40102;
+export type AuthOutcome = typeof AUTH_OK | typeof AUTH_MISSING | typeof AUTH_INVALID;
+
+/**
+ * token68 (RFC 9110 §11.2), the form of a bearer token (RFC 6750 §2.1 b64token). Anything else can
+ * never be an accepted token, so it is refused before any comparison.
+ */
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Whether `value` is a well-formed token68. */
+export function isToken68(value: string): boolean {
+  return TOKEN68.test(value);
+}
+
+/**
+ * Builds the check for the configured tokens. A list is compared in constant time; `'any'` accepts
+ * every well-formed token (the mocks' default). There is no default: an empty or missing list is a
+ * TypeError, so a server never accepts every token by accident (DECISIONS.md, server defaults).
+ */
+export function createBearerCheck(tokens: readonly string[] | 'any'): (header: string | null) => AuthOutcome {
+  if (tokens !== 'any') {
+    if (!Array.isArray(tokens) || tokens.length === 0) {
+      throw new TypeError('tokens must be a non-empty list of bearer tokens, or "any"');
+    }
+    for (const t of tokens) {
+      if (typeof t !== 'string' || !isToken68(t)) {
+        throw new TypeError('every token must be a non-empty token68 string (A-Z a-z 0-9 - . _ ~ + / then optional =)');
+      }
+    }
+  }
+  const encoder = new TextEncoder();
+  const accepted = tokens === 'any' ? [] : tokens.map((t) => encoder.encode(t));
+
+  return (header) => {
+    if (header === null) return AUTH_MISSING;
+    const space = header.indexOf(' ');
+    const scheme = space === -1 ? header : header.slice(0, space);
+    // RFC 9110 §11.1: the auth-scheme is case-insensitive.
+    if (scheme.length !== 6 || scheme.toLowerCase() !== 'bearer') return AUTH_MISSING;
+    let start = space + 1;
+    while (start < header.length && header.charCodeAt(start) === 32) start++;
+    if (space === -1 || start >= header.length) return AUTH_MISSING;
+    const token = header.slice(start);
+    if (!TOKEN68.test(token)) return AUTH_INVALID;
+    if (accepted.length === 0) return AUTH_OK;
+    return matchesAny(token, accepted) ? AUTH_OK : AUTH_INVALID;
+  };
+}
+
+/**
+ * Compares `token` with every accepted token without an early exit, so the time taken does not tell
+ * an attacker how many leading bytes were right, nor which token came close. `token` is token68,
+ * hence ASCII: its UTF-8 bytes are its char codes, and no encoding (nor node:crypto) is needed.
+ */
+function matchesAny(token: string, accepted: readonly Uint8Array[]): boolean {
+  const n = token.length;
+  let found = 0;
+  for (let k = 0; k < accepted.length; k++) {
+    const want = accepted[k]!;
+    const m = want.length;
+    // Lengths differ → mismatch, but still walk the presented token so the work depends on its length only.
+    let diff = n ^ m;
+    for (let i = 0; i < n; i++) diff |= token.charCodeAt(i) ^ want[i % m]!;
+    found |= ((diff - 1) >>> 31) & 1;
+  }
+  return found === 1;
+}

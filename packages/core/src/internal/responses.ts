@@ -1,0 +1,63 @@
+// Fixed answers, built once per application so that failures cost a string lookup, not a stringify.
+import { ErrorCode } from '../generated/error-codes.js';
+
+/** The spec's Error body for `code` with `message`, as JSON text. */
+export function errorBody(code: number, message: string): string {
+  return JSON.stringify({ error: code, message });
+}
+
+/** The 200 body: the stored plant's name, and its tag when it has one; never the id (the spec's Plant has none). */
+export function plantBody(name: string, tag: string | undefined): string {
+  return tag === undefined
+    ? '{"name":' + JSON.stringify(name) + '}'
+    : '{"name":' + JSON.stringify(name) + ',"tag":' + JSON.stringify(tag) + '}';
+}
+
+/** RFC 6750 §3 challenges. */
+export const CHALLENGE_MISSING = 'Bearer realm="plant-store"';
+export const CHALLENGE_INVALID = 'Bearer realm="plant-store", error="invalid_token"';
+
+/** The messages of the fixed failures. None repeats request data (DECISIONS.md, Failures). */
+export const MESSAGES = {
+  emptyBody: 'body is empty; it must be a JSON NewPlant object',
+  notUtf8: 'body must be JSON encoded as UTF-8',
+  notJson: 'body must be valid JSON',
+  conflict: 'id is stored already with a different name or tag',
+  missingCredentials: 'an Authorization header with a Bearer token is required',
+  invalidToken: 'the bearer token is not accepted',
+  methodNotAllowed: 'method not allowed; /plants answers POST',
+  mediaType: 'Content-Type must be application/json',
+  internal: 'an unexpected error occurred; the request id identifies it in the server log',
+} as const;
+
+/** Every fixed error body of one application. */
+export interface FixedBodies {
+  readonly emptyBody: string;
+  readonly notUtf8: string;
+  readonly notJson: string;
+  readonly conflict: string;
+  readonly missingCredentials: string;
+  readonly invalidToken: string;
+  readonly notFound: string;
+  readonly methodNotAllowed: string;
+  readonly tooLarge: string;
+  readonly mediaType: string;
+  readonly internal: string;
+}
+
+/** Builds the fixed bodies for an application mounted at `plantsPath` with body limit `limit`. */
+export function fixedBodies(plantsPath: string, limit: number): FixedBodies {
+  return {
+    emptyBody: errorBody(ErrorCode.INVALID_JSON, MESSAGES.emptyBody),
+    notUtf8: errorBody(ErrorCode.INVALID_JSON, MESSAGES.notUtf8),
+    notJson: errorBody(ErrorCode.INVALID_JSON, MESSAGES.notJson),
+    conflict: errorBody(ErrorCode.ID_CONFLICT, MESSAGES.conflict),
+    missingCredentials: errorBody(ErrorCode.MISSING_CREDENTIALS, MESSAGES.missingCredentials),
+    invalidToken: errorBody(ErrorCode.INVALID_TOKEN, MESSAGES.invalidToken),
+    notFound: errorBody(ErrorCode.NOT_FOUND, `no such path; plants are created by POST ${plantsPath}`),
+    methodNotAllowed: errorBody(ErrorCode.METHOD_NOT_ALLOWED, MESSAGES.methodNotAllowed),
+    tooLarge: errorBody(ErrorCode.BODY_TOO_LARGE, `body must be at most ${limit} bytes`),
+    mediaType: errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
+    internal: errorBody(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
+  };
+}
