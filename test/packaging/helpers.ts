@@ -1,0 +1,137 @@
+// Shared by the packaging tests: the published packages, bounded child processes, npm pack.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface PublishedPackage {
+  name: string;
+  dir: string;
+}
+
+export const publishedPackages: PublishedPackage[] = ['core', 'client', 'server', 'msw'].map((short) => ({
+  name: `@plant-store/${short}`,
+  dir: join(repoRoot, 'packages', short),
+}));
+
+export function readJson<T = any>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+/** Every file an export condition or `bin` of the package points at must exist: the package is built. */
+export function assertBuilt(pkg: PublishedPackage): void {
+  const manifest = readJson(join(pkg.dir, 'package.json'));
+  const targets: string[] = [];
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') targets.push(value);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(manifest.exports);
+  walk(manifest.bin);
+  const missing = targets.filter((t) => t.startsWith('./dist/') && !existsSync(join(pkg.dir, t)));
+  if (missing.length > 0) {
+    throw new Error(`${pkg.name} is not built (missing ${missing.join(', ')}): run \`npm run build\` first`);
+  }
+}
+
+export interface RunResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Killed (SIGKILL, whole process group) after this many milliseconds. */
+  timeoutMs?: number;
+  input?: string;
+}
+
+/** Runs a command to completion, never longer than `timeoutMs`; output is collected, not inherited. */
+export function run(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const { cwd = repoRoot, env = process.env, timeoutMs = 120_000, input } = options;
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      stderr += `\n[killed after ${timeoutMs} ms]`;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ status, signal, stdout, stderr });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+export async function runOk(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const result = await run(command, args, options);
+  if (result.status !== 0) {
+    throw new Error(
+      `${command} ${args.join(' ')} exited ${result.status ?? result.signal}\n${result.stdout}\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/** The quiet environment every npm call gets: no update notice, no funding or audit chatter. */
+export const npmEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  NO_UPDATE_NOTIFIER: '1',
+  npm_config_update_notifier: 'false',
+  npm_config_fund: 'false',
+  npm_config_audit: 'false',
+  npm_config_loglevel: 'error',
+};
+
+export interface PackResult {
+  name: string;
+  version: string;
+  filename: string;
+  /** Absolute path of the tarball. */
+  tarball: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
+
+/** `npm pack` of one built package into `destination` (never into the package's own directory). */
+export async function pack(pkg: PublishedPackage, destination: string): Promise<PackResult> {
+  const { stdout } = await runOk('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
+    cwd: pkg.dir,
+    env: npmEnv,
+    timeoutMs: 60_000,
+  });
+  const [result] = JSON.parse(stdout.slice(stdout.indexOf('[')));
+  return { ...result, tarball: join(destination, result.filename) };
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;

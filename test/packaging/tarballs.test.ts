@@ -1,0 +1,411 @@
+// The packages as a user gets them: `npm pack` each built package, install the four tarballs into a
+// fresh project outside the repository (no workspace links), and use them there: import and require,
+// TypeScript with node16 and bundler resolution, a Vite build in Chromium with the MSW worker, the
+// server's CLI, and the client's error guards across its ESM and CJS copies.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, posix } from 'node:path';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  assertBuilt,
+  freePort,
+  kib,
+  npmEnv,
+  pack,
+  publishedPackages,
+  readJson,
+  repoRoot,
+  run,
+  runOk,
+  type PackResult,
+} from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+// The consumer installs the same versions the repository tests with, so npm finds them in its cache.
+const installedVersion = (name: string) => readJson(join(repoRoot, 'node_modules', name, 'package.json')).version;
+const registryDeps = ['msw', 'typescript', 'vite', '@types/node'].map((name) => `${name}@${installedVersion(name)}`);
+
+const work = mkdtempSync(join(tmpdir(), 'plant-store-consumer-'));
+const app = join(work, 'app');
+const packs = new Map<string, PackResult>();
+
+function write(relative: string, content: string): string {
+  const path = join(app, relative);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  return path;
+}
+
+/** `node <file>` in the consumer project; returns stdout, fails with stdout and stderr. */
+async function node(file: string, args: string[] = [], timeoutMs = 30_000): Promise<string> {
+  return (await runOk(process.execPath, [file, ...args], { cwd: app, timeoutMs })).stdout;
+}
+
+beforeAll(async () => {
+  publishedPackages.forEach(assertBuilt);
+  const tarballDir = join(work, 'tarballs');
+  mkdirSync(tarballDir, { recursive: true });
+  for (const pkg of publishedPackages) packs.set(pkg.name, await pack(pkg, tarballDir));
+
+  mkdirSync(app, { recursive: true });
+  write('package.json', JSON.stringify({ name: 'plant-store-consumer', private: true, type: 'module' }, null, 2));
+  await runOk(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--ignore-scripts',
+      ...[...packs.values()].map((p) => p.tarball),
+      ...registryDeps,
+    ],
+    { cwd: app, env: npmEnv, timeoutMs: 240_000 },
+  );
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the published files', () => {
+  const allowed = /^(dist\/.+|package\.json|README(\.md)?|LICEN[CS]E(\.md|\.txt)?|CHANGELOG\.md)$/i;
+
+  it.each(publishedPackages)('$name holds only dist, package.json, README, LICENSE and CHANGELOG', ({ name }) => {
+    const { files } = packs.get(name)!;
+    const paths = files.map((f) => f.path);
+    expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
+    expect(paths.filter((p) => /(^|\/)(src|test|tests|__tests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => p.endsWith('.tsbuildinfo'))).toEqual([]);
+  });
+
+  it.each(publishedPackages)('$name ships no source map that points at a file it does not ship', ({ name }) => {
+    const installed = join(app, 'node_modules', name);
+    const { files } = packs.get(name)!;
+    const shipped = new Set(files.map((f) => f.path));
+    const dangling: string[] = [];
+    for (const map of files.filter((f) => f.path.endsWith('.map'))) {
+      const { sources = [], sourcesContent = [] } = readJson(join(installed, map.path));
+      sources.forEach((source: string, i: number) => {
+        const target = posix.normalize(posix.join(posix.dirname(map.path), source));
+        if (!shipped.has(target) && typeof sourcesContent[i] !== 'string') dangling.push(`${map.path} -> ${source}`);
+      });
+    }
+    for (const file of files.filter((f) => /\.[cm]?js$|\.d\.[cm]?ts$/.test(f.path))) {
+      const text = readFileSync(join(installed, file.path), 'utf8');
+      const ref = /\/\/# sourceMappingURL=(?!data:)(\S+)\s*$/.exec(text)?.[1];
+      if (ref && !shipped.has(posix.normalize(posix.join(posix.dirname(file.path), ref)))) {
+        dangling.push(`${file.path} -> ${ref}`);
+      }
+    }
+    expect(dangling).toEqual([]);
+  });
+
+  it('prints the tarball sizes', () => {
+    const rows = [...packs.values()].map(
+      (p) => `  ${p.name.padEnd(22)} ${kib(p.size).padStart(10)} packed ${kib(p.unpackedSize).padStart(10)} unpacked ${String(p.files.length).padStart(3)} files`,
+    );
+    console.log(`tarballs:\n${rows.join('\n')}`);
+    for (const p of packs.values()) expect(p.size).toBeGreaterThan(0);
+  });
+});
+
+describe('loading the installed packages', () => {
+  it.each(publishedPackages)('$name loads with import and with require, with the same exports', async ({ name }) => {
+    const esm = await runOk(
+      process.execPath,
+      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(name)}); console.log(JSON.stringify(Object.keys(m).sort()))`],
+      { cwd: app, timeoutMs: 30_000 },
+    );
+    const cjs = await runOk(
+      process.execPath,
+      ['--input-type=commonjs', '-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`],
+      { cwd: app, timeoutMs: 30_000 },
+    );
+    const esmNames = JSON.parse(esm.stdout);
+    expect(esmNames.length).toBeGreaterThan(0);
+    expect(JSON.parse(cjs.stdout)).toEqual(esmNames);
+  });
+
+  it('an error thrown by either copy of the client (ESM, CJS) is recognised by the other copy\'s guards', async () => {
+    write(
+      'dual.mjs',
+      `
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import * as esm from '@plant-store/client';
+const cjs = createRequire(import.meta.url)('@plant-store/client');
+
+// Answers every request as the service answers an unknown token.
+const server = createServer((req, res) => {
+  req.resume();
+  res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="plant-store", error="invalid_token"' });
+  res.end(JSON.stringify({ error: 40102, message: 'the bearer token is not accepted' }));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const baseUrl = 'http://127.0.0.1:' + server.address().port;
+
+async function thrownBy(copy) {
+  try {
+    await copy.createPlant('wrong-token', { id: 1, name: 'Fern' }, { baseUrl });
+  } catch (error) {
+    return error;
+  }
+  throw new Error('createPlant did not throw');
+}
+const fromEsm = await thrownBy(esm);
+const fromCjs = await thrownBy(cjs);
+server.close();
+console.log(JSON.stringify({
+  twoCopies: esm.PlantStoreError !== cjs.PlantStoreError,
+  esmInstanceOfCjs: fromEsm instanceof cjs.PlantStoreError,
+  cjsGuardOnEsm: cjs.PlantStoreError.is(fromEsm),
+  cjsApiGuardOnEsm: cjs.PlantStoreApiError.is(fromEsm),
+  esmGuardOnCjs: esm.PlantStoreError.is(fromCjs),
+  esmApiGuardOnCjs: esm.PlantStoreApiError.is(fromCjs),
+  statuses: [fromEsm.status, fromCjs.status],
+  codes: [fromEsm.code, fromCjs.code],
+  notAnError: esm.PlantStoreError.is(new Error('x')) || cjs.PlantStoreError.is({}),
+}));
+`,
+    );
+    expect(JSON.parse(await node('dual.mjs'))).toEqual({
+      twoCopies: true,
+      esmInstanceOfCjs: false,
+      cjsGuardOnEsm: true,
+      cjsApiGuardOnEsm: true,
+      esmGuardOnCjs: true,
+      esmApiGuardOnCjs: true,
+      statuses: [401, 401],
+      codes: [40102, 40102],
+      notAnError: false,
+    });
+  });
+});
+
+describe('a TypeScript consumer', () => {
+  const goodCall = (from: string) => `
+import { createPlant, PlantStoreError, type Plant } from ${from('client')};
+import { createPlantStoreHandlers } from ${from('msw')};
+
+export async function plant(): Promise<Plant | undefined> {
+  const mocks = createPlantStoreHandlers({ baseUrl: 'http://127.0.0.1:4010' });
+  void mocks.handlers;
+  try {
+    const created: Plant = await createPlant('token', { id: 9007199254740993n, name: 'Fern', tag: 'green' });
+    const name: string = created.name;
+    void name;
+    return await createPlant('token', { id: 1, name: 'Ivy' });
+  } catch (error) {
+    if (PlantStoreError.is(error)) return undefined;
+    throw error;
+  }
+}
+`;
+  const badCalls = {
+    'string-id': `import { createPlant } from '@plant-store/client';\nvoid createPlant('token', { id: '1', name: 'Fern' });\n`,
+    'missing-name': `import { createPlant } from '@plant-store/client';\nvoid createPlant('token', { id: 1 });\n`,
+  };
+  const modes = {
+    node16: { module: 'node16', moduleResolution: 'node16', ext: 'mts' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler', ext: 'ts' },
+  } as const;
+  const compilerOptions = (mode: keyof typeof modes) => ({
+    module: modes[mode].module,
+    moduleResolution: modes[mode].moduleResolution,
+    target: 'es2022',
+    lib: ['es2022', 'dom'],
+    types: ['node'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+  });
+  const tsc = (project: string) =>
+    run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), '-p', project, '--pretty', 'false'], {
+      cwd: app,
+      timeoutMs: 120_000,
+    });
+
+  it.each(Object.keys(modes) as (keyof typeof modes)[])(
+    'compiles correct calls with %s resolution, from ESM and from CommonJS, against every package\'s types',
+    async (mode) => {
+      const dir = `ts-${mode}`;
+      const files = [write(`${dir}/good.${modes[mode].ext}`, goodCall((p) => `'@plant-store/${p}'`))];
+      if (mode === 'node16') {
+        // A CommonJS TypeScript file resolves the `require` condition and its .d.cts types.
+        files.push(write(`${dir}/good.cts`, goodCall((p) => `'@plant-store/${p}'`)));
+      }
+      const types = ['core', 'server'].map((p) => `import type * as ${p} from '@plant-store/${p}';\nexport type T${p} = typeof ${p};\n`);
+      files.push(write(`${dir}/types.${modes[mode].ext}`, types.join('')));
+      write(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: compilerOptions(mode), files }, null, 2));
+      const result = await tsc(join(app, dir));
+      expect(result.stdout + result.stderr).toBe('');
+      expect(result.status).toBe(0);
+    },
+    150_000,
+  );
+
+  it.each(Object.keys(modes) as (keyof typeof modes)[])(
+    'rejects a string id and a missing name with %s resolution',
+    async (mode) => {
+      const dir = `ts-${mode}-bad`;
+      const files = Object.entries(badCalls).map(([name, source]) => write(`${dir}/${name}.${modes[mode].ext}`, source));
+      write(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: compilerOptions(mode), files }, null, 2));
+      const result = await tsc(join(app, dir));
+      expect(result.status).not.toBe(0);
+      const errors = result.stdout.split('\n').filter((line) => / error TS\d+:/.test(line));
+      // Exactly one error per wrong call, on its second line, and nothing else.
+      expect(errors).toHaveLength(2);
+      const stringId = errors.find((line) => line.includes(`string-id.${modes[mode].ext}(2,`));
+      const missingName = errors.find((line) => line.includes(`missing-name.${modes[mode].ext}(2,`));
+      expect(stringId).toMatch(/'string' is not assignable/);
+      expect(missingName).toMatch(/'name'/);
+    },
+    150_000,
+  );
+});
+
+describe('the server\'s CLI', () => {
+  let server: ChildProcess | undefined;
+  afterAll(() => {
+    if (server && server.exitCode === null) server.kill('SIGKILL');
+  });
+
+  it('answers --help through npx', async () => {
+    const result = await runOk('npx', ['--no-install', 'plant-store-server', '--help'], {
+      cwd: app,
+      env: npmEnv,
+      timeoutMs: 30_000,
+    });
+    expect(result.stdout).toMatch(/--port/);
+    expect(result.stdout).toMatch(/--token/);
+  });
+
+  it('serves a create from the installed client, and stops with 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(join(app, 'node_modules/.bin/plant-store-server'), ['--port', String(port), '--token', 't'], {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server = child;
+    let output = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start within 15 s:\n${output}`)), 15_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes(`127.0.0.1:${port}`)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
+    });
+
+    write(
+      'create.mjs',
+      `
+import { createPlant } from '@plant-store/client';
+const [baseUrl, token] = process.argv.slice(2);
+const plant = await createPlant(token, { id: 9007199254740993n, name: 'Monstera', tag: 'tropical' }, { baseUrl });
+console.log(JSON.stringify(plant));
+`,
+    );
+    const created = await node('create.mjs', [`http://127.0.0.1:${port}`, 't']);
+    expect(JSON.parse(created)).toEqual({ name: 'Monstera', tag: 'tropical' });
+
+    child.kill('SIGTERM');
+    const code = await Promise.race([
+      exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
+    ]);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+describe('a Vite app in Chromium', () => {
+  let staticServer: Server | undefined;
+  afterAll(() => new Promise<void>((resolve) => (staticServer ? staticServer.close(() => resolve()) : resolve())));
+
+  it('creates a plant with the client against the MSW worker and shows it', async () => {
+    const web = join(app, 'web');
+    write(
+      'web/index.html',
+      `<!doctype html>
+<html><head><meta charset="utf-8"><title>Plant Store consumer</title></head>
+<body><output id="out">pending</output><script type="module" src="./main.ts"></script></body></html>
+`,
+    );
+    write(
+      'web/main.ts',
+      `import { setupWorker } from 'msw/browser';
+import { createPlantStoreHandlers } from '@plant-store/msw';
+import { createPlant } from '@plant-store/client';
+
+const out = document.getElementById('out')!;
+
+async function main(): Promise<void> {
+  const mocks = createPlantStoreHandlers({ baseUrl: '/api' });
+  const worker = setupWorker(...mocks.handlers);
+  await worker.start({ onUnhandledRequest: 'error', quiet: true });
+  const plant = await createPlant('any-token', { id: 9007199254740993n, name: 'Monstera', tag: 'tropical' }, {
+    baseUrl: new URL('/api', location.href).href,
+  });
+  out.textContent = JSON.stringify(plant);
+  out.dataset.state = 'done';
+}
+
+main().catch((error: unknown) => {
+  out.textContent = String(error);
+  out.dataset.state = 'failed';
+});
+`,
+    );
+    await runOk(join(app, 'node_modules/.bin/msw'), ['init', join(web, 'public'), '--no-save'], {
+      cwd: app,
+      timeoutMs: 30_000,
+    });
+    await runOk(
+      process.execPath,
+      [join(app, 'node_modules/vite/bin/vite.js'), 'build', web, '--outDir', join(web, 'dist'), '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: app, timeoutMs: 120_000 },
+    );
+    const dist = join(web, 'dist');
+    expect(existsSync(join(dist, 'mockServiceWorker.js'))).toBe(true);
+
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    staticServer = createServer((req, res) => {
+      const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+      const file = join(dist, path === '/' ? 'index.html' : path);
+      if (!file.startsWith(dist) || !existsSync(file) || path.endsWith('/') && path !== '/') {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      res.end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => staticServer!.listen(0, '127.0.0.1', resolve));
+    const { port } = staticServer.address() as { port: number };
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+    try {
+      const page = await browser.newPage();
+      const consoleLines: string[] = [];
+      page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+      page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
+      await page.goto(`http://127.0.0.1:${port}/`, { timeout: 30_000 });
+      const out = page.locator('#out[data-state]');
+      await out.waitFor({ timeout: 30_000 });
+      expect(await out.getAttribute('data-state'), consoleLines.join('\n')).toBe('done');
+      expect(JSON.parse((await out.textContent()) ?? '')).toEqual({ name: 'Monstera', tag: 'tropical' });
+    } finally {
+      await browser.close();
+    }
+  }, 240_000);
+});
