@@ -1,0 +1,98 @@
+import {
+  createMemoryStore,
+  createPlantStoreApp,
+  type PlantStore,
+  type PlantStoreApp,
+} from '@plant-store/core';
+import { http, type HttpHandler } from 'msw';
+import { createPlantStoreScenarios, type PlantStoreScenarios } from './create-plant-store-scenarios.js';
+import { DEFAULT_BASE_URL, resolveBaseUrl } from './internal/base-url.js';
+
+/** Options of {@link createPlantStoreHandlers}. */
+export interface PlantStoreHandlersOptions {
+  /**
+   * Where the mocked API lives: an absolute URL (`https://api.example/v1`), or a path (`/api`) that
+   * MSW resolves against the page's origin, for same-origin browser apps. A path prefix becomes the
+   * service's base path. Default: `http://127.0.0.1:4010`, the reference server's default address.
+   */
+  readonly baseUrl?: string;
+  /**
+   * Accepted bearer tokens. Default `"any"`: every well-formed bearer token is accepted, so tests need
+   * no secret, yet a missing or malformed `Authorization` header still answers 401. A list makes the
+   * mocks strict: other tokens answer 401 `40102`.
+   */
+  readonly tokens?: readonly string[] | 'any';
+  /** Where created plants go. Default: a new in-memory store, so each handler set starts empty. */
+  readonly store?: PlantStore;
+  /** The largest accepted body in bytes. Default: the service's 1 MiB. */
+  readonly bodyLimit?: number;
+  /** Called with every unexpected fault (the 500s) and its request id, e.g. to fail the test. */
+  readonly onError?: (error: unknown, requestId: string) => void;
+}
+
+/** One set of Plant Store mocks: the MSW handlers, the store behind them, and ready-made scenarios. */
+export interface PlantStoreHandlers {
+  /**
+   * Every handler, for `setupServer(...handlers)` / `setupWorker(...handlers)`: `createPlant` first,
+   * then the catch-all that answers other paths and methods under `baseUrl` with the service's 404/405.
+   */
+  readonly handlers: HttpHandler[];
+  /** The `createPlant` handler alone (`POST {baseUrl}/plants`). */
+  readonly createPlant: HttpHandler;
+  /** The store the handlers write to: seed it before a test, read it after, clear it between tests. */
+  readonly store: PlantStore;
+  /** The core application that answers; `app.fetch(request)` is what every handler calls. */
+  readonly app: PlantStoreApp;
+  /** The URL the handlers match, without a trailing slash (e.g. `http://127.0.0.1:4010`, `/api`). */
+  readonly baseUrl: string;
+  /** Typed failure, network-error and slow answers for `createPlant`, to pass to `server.use()`. */
+  readonly scenarios: PlantStoreScenarios;
+}
+
+/**
+ * Creates MSW 2 request handlers for the Plant Store API. The handlers run the reference server's own
+ * code (`@plant-store/core`), so every rule of the service (validation, idempotency by id, exact int64
+ * ids, error codes, authentication) holds in the mocks, byte for byte. One handler per operation, so a
+ * test can override `createPlant` alone with `server.use()`.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from 'msw/node';
+ * import { createPlantStoreHandlers } from '@plant-store/msw';
+ *
+ * const mocks = createPlantStoreHandlers();
+ * const server = setupServer(...mocks.handlers);
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+ * afterEach(async () => { server.resetHandlers(); await mocks.store.clear(); });
+ * afterAll(() => server.close());
+ * ```
+ */
+export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}): PlantStoreHandlers {
+  const { match, basePath } = resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const store = options.store ?? createMemoryStore();
+  const app = createPlantStoreApp({
+    // DECISIONS.md "Mocks (MSW) defaults": tests need no secret, malformed credentials still fail.
+    tokens: options.tokens ?? 'any',
+    store,
+    ...(basePath !== undefined && { basePath }),
+    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+    ...(options.onError !== undefined && { onError: options.onError }),
+  });
+  const createPlantUrl = `${match}/plants`;
+  const createPlant = http.post(createPlantUrl, ({ request }) => app.fetch(request));
+  // Everything else under the base URL goes to the core too, so a wrong path or method answers the
+  // server's 404/405 instead of escaping to the network. The base itself is matched as well: MSW's
+  // `/*` needs at least the slash after the prefix.
+  const rest = [http.all(`${match}/*`, ({ request }) => app.fetch(request))];
+  if (match !== '' && !/^[a-z][a-z\d+.-]*:\/\/[^/]+$/i.test(match)) {
+    rest.push(http.all(match, ({ request }) => app.fetch(request)));
+  }
+  return {
+    handlers: [createPlant, ...rest],
+    createPlant,
+    store,
+    app,
+    baseUrl: match,
+    scenarios: createPlantStoreScenarios(createPlantUrl, app),
+  };
+}

@@ -1,0 +1,30 @@
+/** The default `baseUrl`: where the reference server listens by default (openapi.yaml `servers`). */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
+
+/** A handler set's base URL, split into what MSW matches on and what the core routes on. */
+export interface ResolvedBaseUrl {
+  /** The URL handlers are registered under, without a trailing slash (`http://h:1/api`, `/api`, `""`). */
+  readonly match: string;
+  /** The path prefix the core strips before `/plants`; `undefined` when there is none. */
+  readonly basePath: string | undefined;
+}
+
+/**
+ * Splits `baseUrl` into MSW's match prefix and the core's base path. Absolute URLs keep their origin
+ * (MSW then only answers that origin); a relative `/api` is resolved by MSW against the page's
+ * location, which is what a same-origin browser app wants.
+ */
+export function resolveBaseUrl(baseUrl: string): ResolvedBaseUrl {
+  const absolute = /^[a-z][a-z\d+.-]*:\/\//i.test(baseUrl);
+  if (!absolute && !baseUrl.startsWith('/')) {
+    throw new TypeError(`baseUrl must be an absolute URL or a path starting with "/", got "${baseUrl}"`);
+  }
+  const url = new URL(baseUrl, 'http://relative.invalid');
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError(`baseUrl must not carry a query or a fragment, got "${baseUrl}"`);
+  }
+  // The core compares paths byte for byte, so both sides must agree on one spelling: no trailing slash.
+  const path = url.pathname.replace(/\/+$/, '');
+  const match = absolute ? `${url.origin}${path}` : path;
+  return { match, basePath: path === '' ? undefined : path };
+}
