@@ -1,0 +1,418 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryStore, DEFAULT_BODY_LIMIT, ErrorCode, type PlantStore } from '../src/index.js';
+import { AUTH_JSON, createRequest, makeApp, plainRequest, read, TOKEN, URL_BASE } from './helpers.js';
+
+describe('POST /plants', () => {
+  it('answers 200 with the Plant, without the id, and stores the exact plant', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":7,"name":"Fern","tag":"indoor"}')));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.text).toBe('{"name":"Fern","tag":"indoor"}');
+    expect(await app.store.list()).toEqual([{ id: 7n, name: 'Fern', tag: 'indoor' }]);
+  });
+
+  it('answers a plant without a tag with no tag member at all', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":"Fern"}')));
+    expect(res.text).toBe('{"name":"Fern"}');
+    const stored = await app.store.get(1n);
+    expect(stored).toEqual({ id: 1n, name: 'Fern' });
+    expect(stored && 'tag' in stored).toBe(false);
+  });
+
+  it('accepts the empty string as a name', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":""}')));
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ name: '' });
+  });
+
+  it('accepts unknown fields but never stores or echoes them', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":2,"name":"Ivy","color":"green","nested":{"id":"x"}}')));
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"name":"Ivy"}');
+    expect(await app.store.get(2n)).toEqual({ id: 2n, name: 'Ivy' });
+  });
+
+  it('keeps names with quotes, backslashes and non-ASCII text intact', async () => {
+    const app = makeApp();
+    const name = 'Fern "the \\ great" 🌿 \u2028';
+    const res = await read(await app.fetch(createRequest(JSON.stringify({ id: 3, name, tag: 'é' }))));
+    expect(res.json).toEqual({ name, tag: 'é' });
+  });
+
+  it('accepts a JSON media type in any case with a charset=utf-8 parameter', async () => {
+    const app = makeApp();
+    for (const [i, type] of [
+      'application/json',
+      'Application/JSON',
+      'application/json; charset=utf-8',
+      'application/json;charset=UTF-8',
+      'APPLICATION/JSON ;  Charset="utf-8"',
+    ].entries()) {
+      const res = await app.fetch(createRequest(`{"id":${i},"name":"a"}`, { headers: { 'content-type': type } }));
+      expect(res.status, type).toBe(200);
+    }
+  });
+
+  it('answers 415 41501 for other media types and a missing Content-Type', async () => {
+    const app = makeApp();
+    for (const type of [null, 'text/plain', 'application/json; charset=latin1', 'application/jsonx', 'application/json; foo=bar', 'application/*']) {
+      const headers = new Headers(AUTH_JSON);
+      if (type === null) headers.delete('content-type');
+      else headers.set('content-type', type);
+      const res = await read(await app.fetch(new Request(`${URL_BASE}/plants`, { method: 'POST', headers, body: new Uint8Array(new TextEncoder().encode('{"id":1,"name":"a"}')) })));
+      expect(res.status, String(type)).toBe(415);
+      expect(res.json).toEqual({ error: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'Content-Type must be application/json' });
+    }
+    expect(await app.store.size()).toBe(0);
+  });
+
+  it('answers 400 40001 for an empty body, whitespace, invalid JSON and invalid UTF-8', async () => {
+    const app = makeApp();
+    const bodies: (string | Uint8Array)[] = ['', '   ', '{', '{"id":1,"name":"a"', "{'id':1}", 'NaN', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])];
+    for (const body of bodies) {
+      const res = await read(await app.fetch(createRequest(body)));
+      expect(res.status).toBe(400);
+      expect(res.json.error).toBe(ErrorCode.INVALID_JSON);
+      expect(res.headers.get('content-type')).toBe('application/json');
+    }
+  });
+
+  it('does not echo the JSON parser message, which quotes the body', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":"SECRET-PAYLOAD"')));
+    expect(res.text).not.toContain('SECRET');
+    expect(res.json.message).toBe('body must be valid JSON');
+  });
+
+  it('answers 400 40002 naming the field and the rule', async () => {
+    const app = makeApp();
+    const cases: [string, string][] = [
+      ['[]', 'body must be a JSON object'],
+      ['null', 'body must be a JSON object'],
+      ['"plant"', 'body must be a JSON object'],
+      ['42', 'body must be a JSON object'],
+      ['{"name":"a"}', 'id is required'],
+      ['{"id":"1","name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      ['{"id":null,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      ['{"id":true,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      ['{"id":1.5,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      ['{"id":9223372036854775808,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      ['{"id":1}', 'name is required'],
+      ['{"id":1,"name":5}', 'name must be a string'],
+      ['{"id":1,"name":null}', 'name must be a string'],
+      ['{"id":1,"name":"a","tag":null}', 'tag must be a string when present'],
+      ['{"id":1,"name":"a","tag":3}', 'tag must be a string when present'],
+      ['{"id":1,"name":"a","tag":["x"]}', 'tag must be a string when present'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await read(await app.fetch(createRequest(body)));
+      expect(res, body).toMatchObject({ status: 400, json: { error: ErrorCode.INVALID_PLANT, message } });
+    }
+    expect(await app.store.size()).toBe(0);
+  });
+
+  it('never echoes request data in a validation message', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":"DROP-TABLE","name":{"x":"LEAK"}}')));
+    expect(res.text).not.toMatch(/DROP|LEAK/);
+  });
+
+  it('treats __proto__ and constructor members as plain data, polluting nothing', async () => {
+    const app = makeApp();
+    const res = await read(
+      await app.fetch(createRequest('{"__proto__":{"name":"evil","tag":"x","polluted":1},"constructor":{"prototype":{"polluted":1}},"id":5,"name":"ok"}')),
+    );
+    expect(res.status).toBe(200);
+    expect(res.text).toBe('{"name":"ok"}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // A body whose only "name" sits under __proto__ has no name.
+    const res2 = await read(await app.fetch(createRequest('{"__proto__":{"name":"evil"},"id":6}')));
+    expect(res2.json).toEqual({ error: ErrorCode.INVALID_PLANT, message: 'name is required' });
+  });
+
+  it('replays 200 with the same Plant for the same id, name and tag, storing nothing new', async () => {
+    const app = makeApp();
+    const first = await read(await app.fetch(createRequest('{"id":8,"name":"Fern","tag":"x"}')));
+    const again = await read(await app.fetch(createRequest('{"tag":"x","name":"Fern","id":8,"extra":true}')));
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(await app.store.size()).toBe(1);
+  });
+
+  it('answers 400 40003 for the same id with another name, another tag, an added or a dropped tag, and changes nothing', async () => {
+    const app = makeApp();
+    await app.fetch(createRequest('{"id":9,"name":"Fern","tag":"x"}'));
+    for (const body of ['{"id":9,"name":"Ivy","tag":"x"}', '{"id":9,"name":"Fern","tag":"y"}', '{"id":9,"name":"Fern"}']) {
+      const res = await read(await app.fetch(createRequest(body)));
+      expect(res.json, body).toEqual({ error: ErrorCode.ID_CONFLICT, message: 'id is stored already with a different name or tag' });
+    }
+    await app.fetch(createRequest('{"id":10,"name":"Moss"}'));
+    const added = await read(await app.fetch(createRequest('{"id":10,"name":"Moss","tag":""}')));
+    expect(added.json.error).toBe(ErrorCode.ID_CONFLICT);
+    expect(await app.store.list()).toEqual([
+      { id: 9n, name: 'Fern', tag: 'x' },
+      { id: 10n, name: 'Moss' },
+    ]);
+  });
+
+  it('lets exactly one of 50 concurrent creates of one new id win; the others replay or conflict', async () => {
+    const app = makeApp();
+    const bodies = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? '{"id":77,"name":"Same"}' : `{"id":77,"name":"Other ${i}"}`));
+    const answers = await Promise.all(bodies.map(async (body) => read(await app.fetch(createRequest(body)))));
+    expect(await app.store.size()).toBe(1);
+    const stored = (await app.store.get(77n))!;
+    const winner = JSON.stringify({ name: stored.name });
+    let wins = 0;
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status === 200) {
+        expect(answer.text).toBe(winner);
+        // Only bodies equal to the stored plant may see a 200.
+        expect(bodies[i]).toContain(`"name":${JSON.stringify(stored.name)}`);
+        wins++;
+      } else {
+        expect(answer.json).toEqual({ error: ErrorCode.ID_CONFLICT, message: 'id is stored already with a different name or tag' });
+      }
+    }
+    expect(wins).toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers every one of 50 concurrent equal creates with the same 200 and stores one plant', async () => {
+    const app = makeApp();
+    const answers = await Promise.all(Array.from({ length: 50 }, async () => read(await app.fetch(createRequest('{"id":5,"name":"Same","tag":"t"}')))));
+    expect(answers.map((a) => `${a.status} ${a.text}`)).toEqual(Array(50).fill('200 {"name":"Same","tag":"t"}'));
+    expect(await app.store.size()).toBe(1);
+  });
+});
+
+describe('routing', () => {
+  it('answers 404 40401 for any other path, including a trailing slash and another case', async () => {
+    const app = makeApp();
+    for (const path of ['/', '/plant', '/plants/', '/Plants', '/plants/1', '/api/plants', '/%70lants']) {
+      const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { path })));
+      expect(res.status, path).toBe(404);
+      expect(res.json.error).toBe(ErrorCode.NOT_FOUND);
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+    }
+    expect(await app.store.size()).toBe(0);
+  });
+
+  it('ignores the query string when matching the path', async () => {
+    const app = makeApp();
+    const res = await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/plants?x=1' }));
+    expect(res.status).toBe(200);
+  });
+
+  it('serves /plants under the base path only', async () => {
+    for (const basePath of ['/api', '/api/', 'api']) {
+      const app = makeApp({ basePath });
+      expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/api/plants' }))).status, basePath).toBe(200);
+      const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/plants' })));
+      expect(res.status).toBe(404);
+      expect(res.json.message).toBe('no such path; plants are created by POST /api/plants');
+    }
+  });
+
+  it('answers 405 40501 with Allow: POST for other methods on /plants', async () => {
+    const app = makeApp();
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const res = await read(await app.fetch(new Request(`${URL_BASE}/plants`, { method, headers: AUTH_JSON })));
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(res.json.error).toBe(ErrorCode.METHOD_NOT_ALLOWED);
+    }
+    const head = await app.fetch(new Request(`${URL_BASE}/plants`, { method: 'HEAD' }));
+    expect(head.status).toBe(405);
+  });
+
+  it('answers 405 before judging credentials', async () => {
+    const app = makeApp();
+    const res = await app.fetch(new Request(`${URL_BASE}/plants`));
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('body limit', () => {
+  it('answers 413 41301 by declared Content-Length without reading the body', async () => {
+    const app = makeApp({ bodyLimit: 10 });
+    const { request, reads } = plainRequest({ headers: { ...AUTH_JSON, 'content-length': '11' }, body: '{"id":1,"name":"a"}' });
+    const res = await app.handle(request);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toEqual({ error: ErrorCode.BODY_TOO_LARGE, message: 'body must be at most 10 bytes' });
+    expect(reads).toEqual([]);
+  });
+
+  it('answers 413 when a huge Content-Length is declared', async () => {
+    const app = makeApp();
+    const { request, reads } = plainRequest({ headers: { ...AUTH_JSON, 'content-length': '99999999999999999999999' } });
+    expect((await app.handle(request)).status).toBe(413);
+    expect(reads).toEqual([]);
+  });
+
+  it('answers 413 while streaming a body with no declared length, cancelling the stream', async () => {
+    const app = makeApp({ bodyLimit: 16 });
+    let cancelled = false;
+    let pulls = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new TextEncoder().encode('{"id":1,"name":"'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const req = new Request(`${URL_BASE}/plants`, { method: 'POST', headers: AUTH_JSON, body: stream, duplex: 'half' } as RequestInit);
+    const res = await read(await app.fetch(req));
+    expect(res.status).toBe(413);
+    expect(res.json.error).toBe(ErrorCode.BODY_TOO_LARGE);
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(5);
+  });
+
+  it('accepts a body of exactly the limit and refuses one byte more', async () => {
+    const body = '{"id":1,"name":"a"}';
+    const exact = makeApp({ bodyLimit: body.length });
+    expect((await exact.fetch(createRequest(body))).status).toBe(200);
+    const tight = makeApp({ bodyLimit: body.length - 1 });
+    expect((await tight.fetch(createRequest(body))).status).toBe(413);
+  });
+
+  it('passes the configured limit, 1 MiB by default, to readBody', async () => {
+    const app = makeApp();
+    const { request, reads } = plainRequest({ headers: AUTH_JSON, body: '{"id":1,"name":"a"}' });
+    await app.handle(request);
+    expect(reads).toEqual([DEFAULT_BODY_LIMIT]);
+    expect(DEFAULT_BODY_LIMIT).toBe(1_048_576);
+  });
+});
+
+describe('request ids', () => {
+  it('echoes a sane caller request id on success and on failure', async () => {
+    const app = makeApp();
+    const id = 'abc-DEF_123.4:5/6';
+    expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': id } }))).headers.get('x-request-id')).toBe(id);
+    expect((await app.fetch(createRequest('{', { headers: { 'x-request-id': id } }))).headers.get('x-request-id')).toBe(id);
+    expect((await app.fetch(createRequest('{}', { path: '/x', headers: { 'x-request-id': 'a'.repeat(128) } }))).headers.get('x-request-id')).toBe('a'.repeat(128));
+  });
+
+  it('replaces an insane request id with a generated UUID', async () => {
+    const app = makeApp();
+    for (const bad of ['a'.repeat(129), 'has space', 'semi;colon', 'quote"', 'ünï']) {
+      const got = (await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': bad } }))).headers.get('x-request-id');
+      expect(got).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    const { request } = plainRequest({ headers: { ...AUTH_JSON, 'x-request-id': '' }, body: '{"id":1,"name":"a"}' });
+    expect((await app.handle(request)).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('generates distinct ids for requests that bring none', async () => {
+    const app = makeApp();
+    const ids = new Set<string | null>();
+    for (let i = 0; i < 20; i++) ids.add((await app.fetch(createRequest('{', {}))).headers.get('x-request-id'));
+    expect(ids.size).toBe(20);
+  });
+
+  it('generates a UUID v4 with getRandomValues where randomUUID is missing (plain-http browser pages)', async () => {
+    const app = makeApp();
+    const original = globalThis.crypto.randomUUID;
+    const getRandomValues = vi.spyOn(globalThis.crypto, 'getRandomValues');
+    try {
+      Object.defineProperty(globalThis.crypto, 'randomUUID', { value: undefined, configurable: true, writable: true });
+      const got = (await app.fetch(createRequest('{'))).headers.get('x-request-id');
+      expect(got).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(getRandomValues).toHaveBeenCalled();
+    } finally {
+      Object.defineProperty(globalThis.crypto, 'randomUUID', { value: original, configurable: true, writable: true });
+      getRandomValues.mockRestore();
+    }
+  });
+});
+
+describe('faults', () => {
+  function throwingStore(message: string): PlantStore {
+    const store = createMemoryStore();
+    return { ...store, insert: async () => Promise.reject(new Error(message)) };
+  }
+
+  it('answers 500 50001 with a generic message when the store rejects, and passes the error to onError', async () => {
+    const onError = vi.fn();
+    const app = makeApp({ store: throwingStore('disk /var/lib/secret.db is full'), onError });
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': 'req-1' } })));
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.json.error).toBe(ErrorCode.INTERNAL_ERROR);
+    expect(res.text).not.toMatch(/disk|secret|Error|at /);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toBeInstanceOf(Error);
+    expect((onError.mock.calls[0]![0] as Error).message).toBe('disk /var/lib/secret.db is full');
+    expect(onError.mock.calls[0]![1]).toBe('req-1');
+  });
+
+  it('still answers 500 when onError itself throws', async () => {
+    const app = makeApp({
+      store: throwingStore('boom'),
+      onError: () => {
+        throw new Error('logger down');
+      },
+    });
+    expect((await app.fetch(createRequest('{"id":1,"name":"a"}'))).status).toBe(500);
+  });
+
+  it('answers 500 with a request id when reading the body fails', async () => {
+    const app = makeApp();
+    const { request } = plainRequest({ headers: AUTH_JSON });
+    const res = await app.handle({ ...request, readBody: async () => Promise.reject(new Error('socket reset')) });
+    expect(res.status).toBe(500);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body).not.toContain('socket');
+  });
+
+  it('answers 500 when the header accessor throws before a request id exists', async () => {
+    const onError = vi.fn();
+    const app = makeApp({ onError });
+    const res = await app.handle({
+      method: 'POST',
+      path: '/plants',
+      header: () => {
+        throw new Error('bad header');
+      },
+      readBody: async () => new Uint8Array(0),
+    });
+    expect(res.status).toBe(500);
+    expect(onError.mock.calls[0]![1]).toBe(res.headers['x-request-id']);
+  });
+});
+
+describe('options', () => {
+  it('refuses missing or empty tokens at creation', () => {
+    // @ts-expect-error tokens is required
+    expect(() => makeApp({ tokens: undefined })).toThrow(TypeError);
+    expect(() => makeApp({ tokens: [] })).toThrow(TypeError);
+    expect(() => makeApp({ tokens: [''] })).toThrow(TypeError);
+    expect(() => makeApp({ tokens: ['has space'] })).toThrow(TypeError);
+  });
+
+  it('refuses a negative or fractional body limit and a base path with a host', () => {
+    expect(() => makeApp({ bodyLimit: -1 })).toThrow(TypeError);
+    expect(() => makeApp({ bodyLimit: 1.5 })).toThrow(TypeError);
+    expect(() => makeApp({ basePath: 'http://host/api' })).toThrow(TypeError);
+  });
+
+  it('uses the given store and exposes it as app.store', async () => {
+    const store = createMemoryStore();
+    const app = makeApp({ store });
+    expect(app.store).toBe(store);
+    await app.fetch(createRequest('{"id":1,"name":"a"}'));
+    expect(await store.size()).toBe(1);
+  });
+
+  it('never puts the token in a response', async () => {
+    const app = makeApp();
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { authorization: `Bearer ${TOKEN}x` } })));
+    expect(res.text + JSON.stringify([...res.headers])).not.toContain(TOKEN);
+  });
+});
