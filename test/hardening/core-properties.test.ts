@@ -1,0 +1,267 @@
+// Property tests of the runtime-neutral core, in memory through `app.fetch(new Request(...))`.
+// The judge is spec-oracle.ts (Ajv over openapi.yaml plus an exact int64 check), never the core's
+// own validator. Run counts are fixed and small enough for a shared CI machine; every property
+// reports its seed on failure so a counterexample replays exactly.
+import { createMemoryStore, createPlantStoreApp } from '@plant-store/core';
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { INT64_MAX, INT64_MIN, answerOf, expectWellFormed, judge, strictUtf8, type Verdict } from './spec-oracle.js';
+
+const TOKEN = 'core-prop-token-7f3a9c';
+const URL_ = 'http://plant.test/plants';
+
+const newApp = () => createPlantStoreApp({ tokens: [TOKEN], store: createMemoryStore() });
+type App = ReturnType<typeof newApp>;
+
+const post = (app: App, body: BodyInit, headers: Record<string, string> = {}) =>
+  app
+    .fetch(
+      new Request(URL_, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers },
+        body,
+      }),
+    )
+    .then(answerOf);
+
+/** Asserts the core's answer and store match what the spec says of this body. */
+async function expectVerdict(app: App, verdict: Verdict, answer: Awaited<ReturnType<typeof post>>) {
+  const parsed = expectWellFormed(answer);
+  const where = `${answer.status} ${answer.body.slice(0, 200)}`;
+  switch (verdict.kind) {
+    case 'not-json':
+      expect(parsed.error, where).toBe(40001);
+      expect(await app.store.size()).toBe(0);
+      break;
+    case 'invalid':
+      expect(parsed.error, where).toBe(40002);
+      expect(await app.store.size()).toBe(0);
+      break;
+    case 'valid': {
+      expect(answer.status, where).toBe(200);
+      const plant = verdict.tag === undefined ? { name: verdict.name } : { name: verdict.name, tag: verdict.tag };
+      expect(parsed).toStrictEqual(plant);
+      const stored = await app.store.get(verdict.id);
+      expect(stored && { ...stored }, `store.get(${verdict.id})`).toEqual({ id: verdict.id, ...plant });
+      expect(stored && Object.keys(stored).sort()).toEqual(Object.keys({ id: 0, ...plant }).sort());
+      expect(await app.store.size()).toBe(1);
+      break;
+    }
+  }
+}
+
+// ---- generators -------------------------------------------------------------------------------
+
+const int64 = fc.bigInt({ min: INT64_MIN, max: INT64_MAX });
+const boundaryIds = fc.constantFrom(
+  INT64_MIN, INT64_MAX, INT64_MIN + 1n, INT64_MAX - 1n, 0n, 1n, -1n,
+  2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 62n + 1n, 9007199254740993n,
+);
+const anyInt64 = fc.oneof(int64, boundaryIds);
+
+/** Raw JSON number texts for `id`: in range, out of range, fractions, exponents, `-0`. */
+const idNumberText = fc.oneof(
+  anyInt64.map(String),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+  fc.constantFrom(
+    '9223372036854775808', '-9223372036854775809', '18446744073709551616', '1.00000000000000000001',
+    '9223372036854775807.0', '9223372036854775807.5', '-0', '-0.0', '0e0', '1e2', '1E+2', '100e-2',
+    '1.5', '1e400', '-1e400', '1e-400', '1e19', '9.223372036854775807e18', '9.223372036854775808e18',
+    '123456789012345678901234567890', '0.1e1', '12e-1',
+  ),
+  fc.tuple(anyInt64, fc.stringMatching(/^[0-9]{1,22}$/)).map(([i, f]) => `${i}.${f}`),
+  fc.tuple(fc.bigInt({ min: -999999n, max: 999999n }), fc.integer({ min: -25, max: 25 }), fc.constantFrom('e', 'E', 'e+', 'E-'))
+    .map(([m, e, s]) => (s.length === 2 ? `${m}${s}${Math.abs(e)}` : `${m}${s}${e}`)),
+);
+
+/** Strings of every kind the core must keep exactly: empty, unicode, escapes, lone surrogates. */
+const text = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+  fc.constantFrom('', '\u0000', '\ud800', '"\\/\b\f\n\r\t', '</script>', '\u001b[31m', '\u2028\u2029', '__proto__'),
+);
+
+const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+
+/** One body field as [key, raw JSON text], or nothing. */
+type Field = readonly [string, string] | null;
+const optionalField = (key: string, raw: fc.Arbitrary<string>): fc.Arbitrary<Field> =>
+  fc.option(raw.map((r) => [key, r] as const), { freq: 6, nil: null });
+
+/** Bodies near a NewPlant: each field present or not, well or badly typed, with raw id text. */
+const nearNewPlant = fc
+  .record({
+    id: optionalField('id', fc.oneof({ weight: 4, arbitrary: idNumberText }, { weight: 1, arbitrary: fc.oneof(text, notAString).map((v) => JSON.stringify(v)) })),
+    name: optionalField('name', fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v))),
+    tag: optionalField('tag', fc.oneof({ weight: 3, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v))),
+    extra: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag'].includes(k)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    order: fc.integer({ min: 0, max: 5 }),
+    space: fc.constantFrom('', ' ', '\n\t '),
+  })
+  .map(({ id, name, tag, extra, order, space }) => {
+    const fields = [id, name, tag].filter((f): f is readonly [string, string] => f !== null);
+    for (let i = 0; i < order % (fields.length || 1); i++) fields.push(fields.shift()!);
+    const entries = [...fields, ...Object.entries(extra).map(([k, v]) => [k, JSON.stringify(v)] as const)];
+    const bodyText = `${space}{${entries.map(([k, r]) => `${JSON.stringify(k)}${space}:${space}${r}`).join(`,${space}`)}}${space}`;
+    return { bodyText, rawId: id?.[1] };
+  });
+
+const settings = (numRuns: number) => ({ numRuns, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false });
+
+// ---- properties -------------------------------------------------------------------------------
+
+test('agrees with the schema in openapi.yaml on every body near a NewPlant: 200 exactly when valid, 40002 otherwise', async () => {
+  await fc.assert(
+    fc.asyncProperty(nearNewPlant, async ({ bodyText, rawId }) => {
+      const app = newApp();
+      await expectVerdict(app, judge(bodyText, rawId), await post(app, bodyText));
+    }),
+    settings(1200),
+  );
+});
+
+test('answers any JSON value as a body with 200 or a 400 from the table, judged as the schema judges it', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+      const app = newApp();
+      const bodyText = JSON.stringify(value);
+      await expectVerdict(app, judge(bodyText), await post(app, bodyText));
+    }),
+    settings(500),
+  );
+});
+
+/** Arbitrary bytes, valid JSON with a byte broken, and JSON with invalid UTF-8 inside a string. */
+const hostileBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 80 }),
+  fc
+    .tuple(nearNewPlant, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('replace', 'insert', 'delete'))
+    .map(([{ bodyText }, at, byte, how]) => {
+      const b = Array.from(new TextEncoder().encode(bodyText));
+      const i = at % (b.length + 1);
+      if (how === 'replace' && i < b.length) b[i] = byte;
+      else if (how === 'insert') b.splice(i, 0, byte);
+      else b.splice(i, 1);
+      return Uint8Array.from(b);
+    }),
+  fc
+    .tuple(
+      fc.constantFrom([0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xff], [0x80], [0xf0, 0x9f, 0x98]),
+      fc.constantFrom('name', 'tag', 'extra'),
+    )
+    .map(([bad, where]) => {
+      const head = new TextEncoder().encode(`{"id":1,"${where}":"a`);
+      const tail = new TextEncoder().encode(`b"${where === 'name' ? '' : ',"name":"n"'}}`);
+      return Uint8Array.from([...head, ...bad, ...tail]);
+    }),
+);
+
+test('answers random bytes as a body with 40001 unless they are UTF-8 JSON, then as the schema judges it', async () => {
+  await fc.assert(
+    fc.asyncProperty(hostileBytes, async (bytes) => {
+      const app = newApp();
+      const answer = await post(app, bytes);
+      const decoded = strictUtf8(bytes);
+      if (decoded?.startsWith('\ufeff')) {
+        // RFC 8259 §8.1: a parser MAY ignore a byte order mark; either reading is fine.
+        const stripped = judge(decoded.slice(1));
+        const parsed = expectWellFormed(answer);
+        if (parsed.error !== 40001) await expectVerdict(app, stripped, answer);
+        return;
+      }
+      await expectVerdict(app, judge(decoded), answer);
+    }),
+    settings(800),
+  );
+});
+
+test('keeps every int64 id exactly, sent as raw digits, and answers a replay 200 and a changed body 40003', async () => {
+  await fc.assert(
+    fc.asyncProperty(anyInt64, text, fc.option(text, { nil: undefined }), async (id, name, tag) => {
+      const app = newApp();
+      const plant = tag === undefined ? { name } : { name, tag };
+      const bodyText = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+      const first = await post(app, bodyText);
+      await expectVerdict(app, { kind: 'valid', id, ...plant }, first);
+
+      const replay = await post(app, bodyText);
+      expect(replay.status).toBe(200);
+      expect(replay.body).toBe(first.body);
+
+      const changed = `{"id":${id},"name":${JSON.stringify(`${name}!`)}}`;
+      const conflict = expectWellFormed(await post(app, changed));
+      expect(conflict.error).toBe(40003);
+      expect({ ...(await app.store.get(id)) }).toEqual({ id, ...plant });
+      expect(await app.store.size()).toBe(1);
+      // A neighbour id is a different plant: nothing was rounded onto it.
+      if (id < INT64_MAX) expect(await app.store.get(id + 1n)).toBeUndefined();
+      if (id > INT64_MIN) expect(await app.store.get(id - 1n)).toBeUndefined();
+    }),
+    settings(500),
+  );
+});
+
+const marker = fc.stringMatching(/^[0-9a-f]{14}$/).map((s) => `mk${s}`);
+
+test('never echoes unknown fields: the answer and the stored plant hold name and tag only', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      anyInt64,
+      fc.dictionary(marker, fc.oneof(marker, fc.jsonValue({ maxDepth: 2 }), fc.dictionary(marker, marker, { maxKeys: 2 })), { minKeys: 1, maxKeys: 5 }),
+      fc.boolean(),
+      async (id, extra, extraFirst) => {
+        const app = newApp();
+        const known = `"id":${id},"name":"plain"`;
+        const unknown = Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',');
+        const answer = await post(app, extraFirst ? `{${unknown},${known}}` : `{${known},${unknown}}`);
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.body)).toStrictEqual({ name: 'plain' });
+        expect(answer.body).not.toMatch(/mk[0-9a-f]{14}/);
+        expect({ ...(await app.store.get(id)) }).toEqual({ id, name: 'plain' });
+        const stored = await app.store.list();
+        expect(JSON.stringify(stored, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(/mk[0-9a-f]{14}/);
+      },
+    ),
+    settings(300),
+  );
+});
+
+/** A request whose token, unknown fields and (sometimes) name and tag carry marker strings. */
+const markedRequest = fc.record({
+  tokenMarker: marker,
+  auth: fc.constantFrom('right', 'wrong', 'basic', 'bare', 'none'),
+  idRaw: fc.oneof(idNumberText, marker.map((m) => JSON.stringify(m))),
+  name: fc.oneof(marker.map((m) => JSON.stringify(m)), marker.map((m) => `{"${m}":1}`), fc.constant('7')),
+  tag: fc.option(marker.map((m) => JSON.stringify(m)), { nil: undefined }),
+  extraKey: marker,
+  extraValue: marker,
+  contentType: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'),
+});
+
+test('never puts the token or a string of the request body into any answer', async () => {
+  await fc.assert(
+    fc.asyncProperty(markedRequest, async (r) => {
+      const token = `tok-${r.tokenMarker}`;
+      const app = createPlantStoreApp({ tokens: [token] });
+      const bodyText = `{"id":${r.idRaw},"name":${r.name}${r.tag === undefined ? '' : `,"tag":${r.tag}`},${JSON.stringify(r.extraKey)}:${JSON.stringify(r.extraValue)}}`;
+      const authorization = {
+        right: `Bearer ${token}`,
+        wrong: `Bearer ${r.extraValue}`,
+        basic: `Basic ${r.tokenMarker}`,
+        bare: `Bearer ${token}`.replace('Bearer ', 'Bearer  '),
+        none: undefined,
+      }[r.auth];
+      const headers: Record<string, string> = { 'content-type': r.contentType };
+      if (authorization !== undefined) headers.authorization = authorization;
+      const answer = await app.fetch(new Request(URL_, { method: 'POST', headers, body: bodyText })).then(answerOf);
+      const parsed = expectWellFormed(answer);
+      const everything = `${answer.body}\n${Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}`;
+      const allowed = answer.status === 200 ? [parsed.name, parsed.tag] : [];
+      for (const m of everything.match(/mk[0-9a-f]{14}/g) ?? []) {
+        expect(allowed.some((a) => a?.includes(m)), `${m} leaked into ${everything}`).toBe(true);
+      }
+      expect(everything).not.toContain(token);
+    }),
+    settings(500),
+  );
+});
