@@ -1,0 +1,26 @@
+import { createPlantStoreHandlers } from '@plant-store/msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, it } from 'vitest';
+import { cases } from './cases.js';
+import { assertContract, casesFor, observe, runCase } from './harness.js';
+import { API_ORIGIN, runOnCore, toRequest, tokensOf } from './reference.js';
+
+// No handlers at start: each case installs a fresh handler set (and so a fresh store) with use().
+// 'error' makes a request the handlers do not own fail loudly instead of reaching the network.
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+it.each(casesFor(cases, 'msw-node'))('%s (msw setupServer, raw fetch)', async (_name, testCase, caseIndex) => {
+  const { config } = testCase;
+  const mocks = createPlantStoreHandlers({
+    baseUrl: API_ORIGIN + (config?.basePath ?? ''),
+    tokens: tokensOf(config),
+    ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
+  });
+  server.use(...mocks.handlers);
+  // The global fetch, looked up per call, is what MSW patches: exactly what application code calls.
+  const outcome = await runCase(testCase, caseIndex, async (request) => observe(await fetch(toRequest(API_ORIGIN, request))));
+  assertContract(testCase, caseIndex, 'msw-node', outcome, await runOnCore(testCase, caseIndex));
+});
