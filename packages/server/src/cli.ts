@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The plant-store-server command: flags and environment in, a running server out, and a clean
+// shutdown on SIGINT/SIGTERM (DECISIONS.md, "Reference server defaults").
+import { readFileSync } from 'node:fs';
+import { startPlantStoreServer } from './plant-store-server.js';
+import { USAGE, UsageError, parseCli } from './internal/cli-options.js';
+
+async function main(): Promise<void> {
+  let command;
+  try {
+    command = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`plant-store-server: ${error.message}\nRun plant-store-server --help for the options.\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (command.kind === 'version') {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return;
+  }
+
+  const options = command.options;
+  let server;
+  try {
+    server = await startPlantStoreServer(options);
+  } catch (error) {
+    process.stderr.write(`plant-store-server: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
+  }
+
+  process.stdout.write(`Plant Store server listening on ${server.url}\n`);
+  if (options.tokens === undefined && server.tokens !== 'any') {
+    process.stdout.write(`Token: ${server.tokens.join(', ')}\n`);
+  } else if (server.tokens === 'any') {
+    process.stdout.write('Accepting any bearer token (--any-token).\n');
+  }
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal means "now": skip the wait for requests in flight.
+      process.stderr.write(`plant-store-server: ${signal} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`plant-store-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

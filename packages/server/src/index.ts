@@ -1,0 +1,14 @@
+// The public surface of @plant-store/server, by name.
+
+// The server
+export { startPlantStoreServer, generateToken } from './plant-store-server.js';
+export type {
+  PlantStoreServer,
+  PlantStoreServerOptions,
+  PlantStoreServerTimeouts,
+  LogSink,
+} from './plant-store-server.js';
+
+// The durable store behind `data` / `--data`, for programs that open it themselves
+export { openFileStore } from './file-store.js';
+export type { FileStoreOptions } from './file-store.js';

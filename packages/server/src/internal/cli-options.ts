@@ -1,0 +1,176 @@
+import { parseArgs } from 'node:util';
+import type { PlantStoreServerOptions } from '../plant-store-server.js';
+
+/** A flag or environment value the CLI cannot use; the CLI prints it and exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions };
+
+/** The `--help` text. */
+export const USAGE = `Usage: plant-store-server [options]
+
+Starts the Plant Store reference server (POST {base}/plants).
+
+Options (each flag wins over its environment variable):
+  --port <n>           TCP port, 0 for any free one        PLANT_STORE_PORT       (default 4010)
+  --host <addr>        interface to listen on              PLANT_STORE_HOST       (default 127.0.0.1)
+  --token <t>          accepted bearer token, repeatable   PLANT_STORE_TOKENS     (comma-separated;
+                                                                                   default: a random
+                                                                                   one, printed)
+  --any-token          accept every bearer token           PLANT_STORE_ANY_TOKEN  (1/true)
+  --base-path <path>   path prefix, e.g. /api              PLANT_STORE_BASE_PATH  (default none)
+  --body-limit <size>  body limit: bytes, or with k / m    PLANT_STORE_BODY_LIMIT (default 1m)
+  --cors <origin>      allowed origin or *, repeatable     PLANT_STORE_CORS       (comma-separated)
+  --data <file>        durable store file                  PLANT_STORE_DATA       (default: memory)
+  --log                JSON request log on stderr          PLANT_STORE_LOG        (1/true)
+  -h, --help           show this help
+  -v, --version        show the version
+
+SIGINT/SIGTERM stop accepting, finish requests in flight, flush the store and exit 0.
+`;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Reads the command line and the environment into server options; throws {@link UsageError}. */
+export function parseCli(argv: readonly string[], env: Env): CliCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string', multiple: true },
+        'any-token': { type: 'boolean' },
+        'base-path': { type: 'string' },
+        'body-limit': { type: 'string' },
+        cors: { type: 'string', multiple: true },
+        data: { type: 'string' },
+        log: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs' messages already name the flag ("Unknown option '--prot'").
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+
+  const options: {
+    -readonly [K in keyof PlantStoreServerOptions]: PlantStoreServerOptions[K];
+  } = {};
+
+  const port = values.port ?? nonEmpty(env.PLANT_STORE_PORT);
+  if (port !== undefined) options.port = parsePort(port, values.port !== undefined ? '--port' : 'PLANT_STORE_PORT');
+
+  const host = values.host ?? nonEmpty(env.PLANT_STORE_HOST);
+  if (host !== undefined) {
+    if (host.trim() === '') throw new UsageError('--host must not be empty');
+    options.host = host;
+  }
+
+  const anyToken =
+    values['any-token'] ?? parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
+  const flagTokens = values.token;
+  if (anyToken === true && flagTokens !== undefined) {
+    throw new UsageError('give either --token or --any-token, not both');
+  }
+  if (flagTokens !== undefined) {
+    options.tokens = checkTokens(flagTokens, '--token');
+  } else if (values['any-token'] === true) {
+    options.tokens = 'any';
+  } else if (nonEmpty(env.PLANT_STORE_TOKENS) !== undefined) {
+    options.tokens = checkTokens(splitList(env.PLANT_STORE_TOKENS ?? ''), 'PLANT_STORE_TOKENS');
+  } else if (anyToken === true) {
+    options.tokens = 'any';
+  }
+
+  const basePath = values['base-path'] ?? nonEmpty(env.PLANT_STORE_BASE_PATH);
+  // Its form is checked by the core, whose TypeError the CLI reports with exit code 2.
+  if (basePath !== undefined) options.basePath = basePath;
+
+  const bodyLimit = values['body-limit'] ?? nonEmpty(env.PLANT_STORE_BODY_LIMIT);
+  if (bodyLimit !== undefined) {
+    options.bodyLimit = parseSize(
+      bodyLimit,
+      values['body-limit'] !== undefined ? '--body-limit' : 'PLANT_STORE_BODY_LIMIT',
+    );
+  }
+
+  const cors = values.cors ?? (nonEmpty(env.PLANT_STORE_CORS) !== undefined ? splitList(env.PLANT_STORE_CORS ?? '') : undefined);
+  if (cors !== undefined) {
+    if (cors.length === 0 || cors.some((origin) => origin === '')) {
+      throw new UsageError('--cors needs an origin such as https://app.example, or *');
+    }
+    options.cors = cors.includes('*') ? '*' : cors;
+  }
+
+  const data = values.data ?? nonEmpty(env.PLANT_STORE_DATA);
+  if (data !== undefined) options.data = data;
+
+  const log = values.log ?? parseFlag(env.PLANT_STORE_LOG, 'PLANT_STORE_LOG');
+  if (log === true) options.log = true;
+
+  return { kind: 'start', options };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function checkTokens(tokens: readonly string[], source: string): string[] {
+  // RFC 6750 §2.1 b64token: what can follow "Bearer " in a header.
+  const bad = tokens.find((token) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(token));
+  if (bad !== undefined || tokens.length === 0) {
+    // The value itself is not echoed: it is a secret, and this message may end up in a log.
+    throw new UsageError(
+      `${source}: a token must be 1 or more of A-Z a-z 0-9 - . _ ~ + / (then optional =)`,
+    );
+  }
+  return [...tokens];
+}
+
+function parsePort(value: string, source: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65_535)) {
+    throw new UsageError(`${source} must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  }
+  return port;
+}
+
+function parseSize(value: string, source: string): number {
+  const match = /^(\d+)\s*([kKmM]?)[bB]?$/.exec(value.trim());
+  const factor = match?.[2]?.toLowerCase() === 'm' ? 1024 * 1024 : match?.[2]?.toLowerCase() === 'k' ? 1024 : 1;
+  const size = match === null ? Number.NaN : Number(match[1]) * factor;
+  if (!Number.isSafeInteger(size) || size <= 0) {
+    throw new UsageError(
+      `${source} must be a positive size in bytes, optionally with k or m (1024-based), got ${JSON.stringify(value)}`,
+    );
+  }
+  return size;
+}
+
+function parseFlag(value: string | undefined, source: string): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  const normal = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(normal)) return true;
+  if (['0', 'false', 'no', 'off'].includes(normal)) return false;
+  throw new UsageError(`${source} must be 1/true/yes/on or 0/false/no/off, got ${JSON.stringify(value)}`);
+}

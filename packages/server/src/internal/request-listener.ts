@@ -1,0 +1,125 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
+import { NodeRequest, pathOf } from './node-request.js';
+import { type Logger, pathForLog } from './logger.js';
+import {
+  INTERNAL_ERROR,
+  MISSING_HOST,
+  type TransportAnswer,
+  answerBody,
+  newRequestId,
+} from './transport-errors.js';
+
+/** What the listener shares with the server that owns it. */
+export interface ListenerState {
+  /** Set by `close()`: answers from now on carry `Connection: close`. */
+  closing: boolean;
+  /** Requests whose answer has not been written yet; `close()` waits for them. */
+  inFlight: number;
+  /** Called when `inFlight` drops, so a closing server can let go of idle sockets at once. */
+  onIdle: () => void;
+  readonly logger: Logger | undefined;
+}
+
+/**
+ * The node:http `request` handler (and, with `expectsContinue`, the `checkContinue` handler): it
+ * only translates between `IncomingMessage`/`ServerResponse` and `app.handle`; every rule of the
+ * service is the core's.
+ */
+export function createRequestListener(
+  app: Pick<PlantStoreApp, 'handle'>,
+  state: ListenerState,
+  expectsContinue: boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const started = state.logger === undefined ? 0 : performance.now();
+    state.inFlight++;
+    // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host. Node would send
+    // an empty 400 itself; doing it here keeps the JSON Error body every failure promises.
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      sendAnswer(state, req, res, MISSING_HOST, started);
+      return;
+    }
+    const request = new NodeRequest(req, res, expectsContinue);
+    app.handle(request).then(
+      (response) => send(state, req, res, request, response, started),
+      (error: unknown) => {
+        // The core turns its faults into 500s itself; reaching this is a bug, still never a hang.
+        state.logger?.error({ event: 'unhandled', message: String(error) });
+        sendAnswer(state, req, res, INTERNAL_ERROR, started);
+      },
+    );
+  };
+}
+
+function send(
+  state: ListenerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: NodeRequest,
+  response: PlantStoreResponse,
+  started: number,
+): void {
+  const requestId = response.headers['x-request-id'];
+  if (res.destroyed) {
+    // The client left (or a timeout cut it off and was answered already); nothing to write.
+    finish(state, req, request.path, undefined, requestId, started);
+    return;
+  }
+  const headers: OutgoingHttpHeaders = { ...response.headers };
+  // RFC 9110 §8.6: no Content-Length on a 204. Elsewhere it is set so Node never picks chunked.
+  if (response.status !== 204 && headers['content-length'] === undefined) {
+    headers['content-length'] = Buffer.byteLength(response.body);
+  }
+  // An unread or partly read body (refused before reading, or over the limit) must not be
+  // drained on a kept-alive socket: that is how a client would stream forever. Closing also
+  // makes a shutting-down server's sockets go away once their last answer is out.
+  if (state.closing || request.overflowed || !req.complete) headers['connection'] = 'close';
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+  finish(state, req, request.path, response.status, requestId, started);
+}
+
+function sendAnswer(
+  state: ListenerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: TransportAnswer,
+  started: number,
+): void {
+  const requestId = newRequestId();
+  if (!res.destroyed && !res.headersSent) {
+    const body = answerBody(answer);
+    res.writeHead(answer.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
+    res.end(body);
+  }
+  finish(state, req, pathOf(req.url ?? '/'), answer.status, requestId, started);
+}
+
+function finish(
+  state: ListenerState,
+  req: IncomingMessage,
+  path: string,
+  status: number | undefined,
+  requestId: string | undefined,
+  started: number,
+): void {
+  state.inFlight--;
+  if (state.logger !== undefined) {
+    // Only these fields: never a header value (the Authorization header), a query or a body.
+    state.logger.info({
+      requestId,
+      method: req.method,
+      path: pathForLog(path),
+      // No status: the answer was never written because the client had gone.
+      status: status ?? 'aborted',
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+  }
+  if (state.closing && state.inFlight === 0) state.onIdle();
+}
