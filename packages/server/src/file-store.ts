@@ -1,14 +1,37 @@
-// Placeholder owned by the durable-store work (issue 6): it will be replaced by the append-only,
-// fsynced, group-committed log. The signature is agreed so the CLI and API can wire `--data` now.
 import type { PlantStore } from '@plant-store/core';
+import { FileStoreEngine, type FileStoreRecovery, type FileStoreStats } from './internal/file-store-engine.js';
+
+export { FileStoreError, type FileStoreErrorCode } from './internal/file-store-error.js';
+export type { FileStoreRecovery, FileStoreStats } from './internal/file-store-engine.js';
 
 /** Options of {@link openFileStore}. */
 export interface FileStoreOptions {
-  /** The log file; created when missing. */
+  /** The log file; created when missing. `<path>.lock` beside it marks it as in use. */
   readonly path: string;
 }
 
-/** Opens (replaying) or creates the append-only log at `options.path`, and locks it for this process. */
-export async function openFileStore(options: FileStoreOptions): Promise<PlantStore> {
-  throw new Error(`durable store not implemented yet (${options.path})`);
+/** A {@link PlantStore} kept in an append-only log on disk, with what opening it found. */
+export interface FileStore extends PlantStore {
+  /** The data file, resolved to an absolute path. */
+  readonly path: string;
+  /** What opening replayed and repaired (a torn last write cut away), for the server to log. */
+  readonly recovery: FileStoreRecovery;
+  /** Records, writes and fsyncs since open: group commit shows as far fewer syncs than records. */
+  stats(): FileStoreStats;
+}
+
+/**
+ * Opens (replaying) or creates the append-only log at `options.path`, and locks it for this process.
+ * `insert` resolves only once its record is written and fsynced; concurrent inserts share one write
+ * and one fsync. A record torn by a crash at the end of the file is cut away at open (it was never
+ * acknowledged); damage before intact records, a file that is not a plant store log, and a file
+ * locked by a live process are refused with a {@link FileStoreError} naming the file.
+ *
+ * @example
+ * const store = await openFileStore({ path: 'plants.log' });
+ * await store.insert({ id: 1n, name: 'Fern' }); // { created: true }, on disk
+ * await store.close(); // flushed, unlocked
+ */
+export async function openFileStore(options: FileStoreOptions): Promise<FileStore> {
+  return FileStoreEngine.open(options.path);
 }

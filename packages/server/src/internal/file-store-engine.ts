@@ -1,0 +1,352 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
+import { FileStoreError } from './file-store-error.js';
+import { HEADER_LINE, encodePlant, scanLog } from './file-store-format.js';
+import { PlantIndex } from './file-store-index.js';
+import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
+
+const write = promisify(fs.write);
+const fdatasync = promisify(fs.fdatasync);
+const ftruncate = promisify(fs.ftruncate);
+const close = promisify(fs.close);
+
+const CREATED: InsertResult = Object.freeze({ created: true });
+
+/** Counters of the work a file store did since it was opened. */
+export interface FileStoreStats {
+  /** Plants written (each once). */
+  readonly records: number;
+  /** `write` calls that appended a batch of records. */
+  readonly writes: number;
+  /** `fdatasync` calls. Group commit makes this far smaller than `records` under concurrency. */
+  readonly syncs: number;
+}
+
+/** What opening found, for the caller to log. */
+export interface FileStoreRecovery {
+  /** Plants replayed from the log. */
+  readonly plants: number;
+  /** Bytes of a torn last write that were cut away (0 when the log was whole). */
+  readonly truncatedBytes: number;
+  /** Where the cut was made, when one was. */
+  readonly truncatedAt?: number;
+  /** Why the tail was torn, when it was. */
+  readonly reason?: string;
+  /** The data file was created by this open. */
+  readonly created: boolean;
+}
+
+interface PendingRecord {
+  readonly kind: 'record';
+  readonly plant: StoredPlant;
+  readonly line: Buffer;
+  readonly done: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+interface PendingClear {
+  readonly kind: 'clear';
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function deferred(): { promise: Promise<void>; resolve(): void; reject(error: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+async function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
+  // A regular-file write may be short (a full disk, a signal); the rest is written after it.
+  for (let done = 0; done < buf.length; ) {
+    const { bytesWritten } = await write(fd, buf, done, buf.length - done, position + done);
+    if (bytesWritten === 0) throw new Error('write made no progress');
+    done += bytesWritten;
+  }
+}
+
+/** Makes a new directory entry durable: without it, a power loss can forget the file exists. */
+function syncDirectory(dir: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(dir, 'r');
+  } catch {
+    return; // Windows cannot open a directory; NTFS journals the entry itself.
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on a directory (EINVAL); they order metadata themselves.
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// One store per file per process: the lock file names a pid, so a second store in the same
+// process would find its own pid and could not tell it from a crashed predecessor.
+const openInThisProcess = new Set<string>();
+
+/** The append-only, fsynced, group-committed log behind `openFileStore`. */
+export class FileStoreEngine implements PlantStore {
+  readonly path: string;
+  readonly recovery: FileStoreRecovery;
+  readonly #fd: number;
+  readonly #lock: HeldLock;
+  readonly #index = new PlantIndex();
+  readonly #pending = new Map<bigint, PendingRecord>();
+  #queue: Array<PendingRecord | PendingClear> = [];
+  #size: number;
+  #draining = false;
+  #drained: Promise<void> = Promise.resolve();
+  #failure: FileStoreError | undefined;
+  #closed = false;
+  #closing: Promise<void> | undefined;
+  #records = 0;
+  #writes = 0;
+  #syncs = 0;
+
+  private constructor(file: string, fd: number, lock: HeldLock, size: number, plants: StoredPlant[], recovery: FileStoreRecovery) {
+    this.path = file;
+    this.#fd = fd;
+    this.#lock = lock;
+    this.#size = size;
+    for (const plant of plants) this.#index.set(plant);
+    this.recovery = recovery;
+  }
+
+  /** Locks, creates or replays, and repairs a torn tail. */
+  static async open(file: string): Promise<FileStoreEngine> {
+    const resolved = path.resolve(file);
+    if (openInThisProcess.has(resolved)) {
+      throw new FileStoreError('locked', resolved, `${resolved} is already open in this process; close that store first.`);
+    }
+    openInThisProcess.add(resolved);
+    let lock: HeldLock | undefined;
+    let fd: number | undefined;
+    try {
+      lock = await acquireLock(resolved);
+      let created = true;
+      try {
+        fd = fs.openSync(resolved, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        created = false;
+        fd = fs.openSync(resolved, fs.constants.O_RDWR);
+      }
+      const scan = scanLog(fs.readFileSync(fd), resolved);
+      const length = fs.fstatSync(fd).size;
+      let size = scan.end;
+      if (scan.needsHeader) {
+        fs.ftruncateSync(fd, 0);
+        fs.writeSync(fd, HEADER_LINE, 0, HEADER_LINE.length, 0);
+        fs.fdatasyncSync(fd);
+        size = HEADER_LINE.length;
+      } else if (scan.end < length) {
+        // The torn bytes were never acknowledged; cutting them lets new records follow intact ones.
+        fs.ftruncateSync(fd, scan.end);
+        fs.fdatasyncSync(fd);
+      }
+      if (created) syncDirectory(path.dirname(resolved));
+      const truncatedBytes = scan.tornReason === undefined ? 0 : length - scan.end;
+      return new FileStoreEngine(resolved, fd, lock, size, scan.plants, {
+        plants: scan.plants.length,
+        truncatedBytes,
+        created,
+        ...(truncatedBytes > 0 ? { truncatedAt: scan.end, reason: scan.tornReason } : {}),
+      });
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      if (lock !== undefined) releaseLock(lock);
+      openInThisProcess.delete(resolved);
+      if (error instanceof FileStoreError) throw error;
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      throw new FileStoreError('io', resolved, `could not open ${resolved}: ${code}`, { cause: error });
+    }
+  }
+
+  async insert(plant: StoredPlant): Promise<InsertResult> {
+    this.#usable();
+    const existing = this.#index.get(plant.id);
+    if (existing !== undefined) return { created: false, existing };
+    const pending = this.#pending.get(plant.id);
+    if (pending !== undefined) {
+      // Answer only once the winner is durable: a replay 200 for a plant that a crash then loses
+      // would break the promise the 200 made.
+      await pending.done;
+      return { created: false, existing: pending.plant };
+    }
+    // Copy only the fields the store keeps; whatever else the object carries is never stored.
+    const stored: StoredPlant =
+      plant.tag === undefined
+        ? { id: plant.id, name: String(plant.name) }
+        : { id: plant.id, name: String(plant.name), tag: String(plant.tag) };
+    const { promise, resolve, reject } = deferred();
+    const record: PendingRecord = { kind: 'record', plant: stored, line: encodePlant(stored), done: promise, resolve, reject };
+    this.#pending.set(plant.id, record);
+    this.#queue.push(record);
+    this.#kick();
+    await promise;
+    return CREATED;
+  }
+
+  async get(id: bigint): Promise<StoredPlant | undefined> {
+    this.#usable();
+    return this.#index.get(id);
+  }
+
+  async list(): Promise<StoredPlant[]> {
+    this.#usable();
+    return this.#index.list();
+  }
+
+  async size(): Promise<number> {
+    this.#usable();
+    return this.#index.size;
+  }
+
+  async clear(): Promise<void> {
+    this.#usable();
+    const { promise, resolve, reject } = deferred();
+    this.#queue.push({ kind: 'clear', resolve, reject });
+    this.#kick();
+    return promise;
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  /** Counters since open. */
+  stats(): FileStoreStats {
+    return { records: this.#records, writes: this.#writes, syncs: this.#syncs };
+  }
+
+  async #close(): Promise<void> {
+    this.#closed = true;
+    // Inserts already accepted are finished, not dropped: their callers are waiting for an answer.
+    while (this.#draining) await this.#drained;
+    try {
+      if (this.#failure === undefined) await fdatasync(this.#fd);
+    } finally {
+      await close(this.#fd);
+      releaseLock(this.#lock);
+      openInThisProcess.delete(this.path);
+    }
+  }
+
+  #usable(): void {
+    if (this.#closed) throw new FileStoreError('closed', this.path, `the plant store on ${this.path} is closed`);
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  #kick(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    this.#drained = this.#drain();
+  }
+
+  /**
+   * The single writer. While one batch is being written and synced, new records queue up; the
+   * next turn takes all of them as one batch: one `write`, one `fdatasync` (group commit).
+   */
+  async #drain(): Promise<void> {
+    // Let inserts made in the same tick join the first batch.
+    await Promise.resolve();
+    for (;;) {
+      // Checked and cleared in one synchronous step, so an insert never finds a writer that has
+      // already decided to stop.
+      if (this.#queue.length === 0) {
+        this.#draining = false;
+        return;
+      }
+      const head = this.#queue[0]!;
+      if (head.kind === 'clear') {
+        this.#queue.shift();
+        await this.#runClear(head);
+        continue;
+      }
+      let count = 1;
+      while (count < this.#queue.length && this.#queue[count]!.kind === 'record') count++;
+      const batch = this.#queue.splice(0, count) as PendingRecord[];
+      await this.#commit(batch);
+    }
+  }
+
+  async #commit(batch: PendingRecord[]): Promise<void> {
+    if (this.#failure !== undefined) {
+      for (const record of batch) this.#settleFailed(record);
+      return;
+    }
+    const buf = batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
+    try {
+      await writeAll(this.#fd, buf, this.#size);
+      this.#writes++;
+      await fdatasync(this.#fd);
+      this.#syncs++;
+    } catch (error) {
+      await this.#fail(error);
+      for (const record of batch) this.#settleFailed(record);
+      return;
+    }
+    this.#size += buf.length;
+    this.#records += batch.length;
+    for (const record of batch) {
+      this.#index.set(record.plant);
+      this.#pending.delete(record.plant.id);
+      record.resolve();
+    }
+  }
+
+  async #runClear(op: PendingClear): Promise<void> {
+    if (this.#failure !== undefined) return op.reject(this.#failure);
+    try {
+      // A crash between the cut and the header leaves an empty or torn-header file, which opens
+      // as an empty store: the same result the clear was going to have.
+      await ftruncate(this.#fd, 0);
+      await writeAll(this.#fd, HEADER_LINE, 0);
+      this.#writes++;
+      await fdatasync(this.#fd);
+      this.#syncs++;
+    } catch (error) {
+      await this.#fail(error);
+      return op.reject(this.#failure);
+    }
+    this.#size = HEADER_LINE.length;
+    this.#index.clear();
+    op.resolve();
+  }
+
+  #settleFailed(record: PendingRecord): void {
+    this.#pending.delete(record.plant.id);
+    record.reject(this.#failure);
+  }
+
+  /**
+   * After a failed write or sync nothing about the file's tail can be trusted (a failed fsync may
+   * have dropped dirty pages for good), so the store stops writing. Restarting replays what did
+   * reach the disk; none of it was acknowledged, so a client's retry is answered correctly.
+   */
+  async #fail(error: unknown): Promise<void> {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    this.#failure = new FileStoreError(
+      'io',
+      this.path,
+      `writing ${this.path} failed (${code}); the store accepts no more writes until the server is restarted`,
+      { cause: error },
+    );
+    try {
+      // Best effort: cut a partial batch so the file ends on a whole record.
+      await ftruncate(this.#fd, this.#size);
+    } catch {
+      // Replay at the next start cuts a torn tail anyway.
+    }
+  }
+}

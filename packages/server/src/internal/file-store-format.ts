@@ -1,0 +1,162 @@
+import type { StoredPlant } from '@plant-store/core';
+import { crc32 } from './file-store-crc32.js';
+import { FileStoreError } from './file-store-error.js';
+
+// One record per line: 8 lower-case hex digits of the CRC-32 of the JSON text, a space, the JSON
+// text, "\n". JSON.stringify escapes every control character (and lone surrogates since ES2019),
+// so a record never contains a raw newline and every string round-trips exactly.
+const NL = 0x0a;
+const SP = 0x20;
+const PREFIX = 9; // "xxxxxxxx "
+
+/** The first line of every log: it says what the file is, so that a wrong `--data` path is refused. */
+export const HEADER_JSON = '{"format":"plant-store-log","version":1}';
+const FORMAT = 'plant-store-log';
+const VERSION = 1;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
+
+/** `json` framed as one checksummed line. */
+export function encodeLine(json: string): Buffer {
+  const length = Buffer.byteLength(json);
+  const line = Buffer.allocUnsafe(PREFIX + length + 1);
+  line.write(json, PREFIX, 'utf8');
+  line[PREFIX - 1] = SP;
+  line[PREFIX + length] = NL;
+  line.write(crc32(line.subarray(PREFIX, PREFIX + length)).toString(16).padStart(8, '0'), 0, 'latin1');
+  return line;
+}
+
+/** The header line, framed. */
+export const HEADER_LINE = encodeLine(HEADER_JSON);
+
+/** The log line of `plant`. The id is written as a decimal string, so no JSON reader can round it. */
+export function encodePlant(plant: StoredPlant): Buffer {
+  const name = JSON.stringify(plant.name);
+  return encodeLine(
+    plant.tag === undefined
+      ? `{"id":"${plant.id}","name":${name}}`
+      : `{"id":"${plant.id}","name":${name},"tag":${JSON.stringify(plant.tag)}}`,
+  );
+}
+
+/** Why a line is not a record, or the record's JSON value. */
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+
+function parseLine(buf: Buffer, start: number, end: number): Parsed {
+  if (end - start < PREFIX + 2) return { ok: false, reason: 'record too short' };
+  const hex = buf.toString('latin1', start, start + 8);
+  if (!/^[0-9a-f]{8}$/.test(hex) || buf[start + 8] !== SP) return { ok: false, reason: 'no checksum' };
+  const body = buf.subarray(start + PREFIX, end);
+  if (crc32(body) !== Number.parseInt(hex, 16)) return { ok: false, reason: 'checksum mismatch' };
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { ok: false, reason: 'checksummed record is not JSON' };
+  }
+}
+
+function toPlant(value: unknown): StoredPlant | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'record is not an object';
+  const { id, name, tag, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return 'record has unknown fields';
+  if (typeof id !== 'string' || !DECIMAL.test(id)) return 'record id is not a decimal string';
+  const big = BigInt(id);
+  if (big < INT64_MIN || big > INT64_MAX) return 'record id is outside int64';
+  if (typeof name !== 'string') return 'record name is not a string';
+  if (tag !== undefined && typeof tag !== 'string') return 'record tag is not a string';
+  return tag === undefined ? { id: big, name } : { id: big, name, tag };
+}
+
+/** What replaying a log found. */
+export interface ScanResult {
+  /** Every intact record, in file order. */
+  readonly plants: StoredPlant[];
+  /** Length of the intact prefix; the file is cut here when it is longer. */
+  readonly end: number;
+  /** The header is missing or torn (a new, or cleared-then-crashed, file): write it at byte 0. */
+  readonly needsHeader: boolean;
+  /** Why the bytes from `end` on were dropped, when any were. */
+  readonly tornReason?: string;
+}
+
+function isRecord(buf: Buffer, start: number, end: number): boolean {
+  const parsed = parseLine(buf, start, end);
+  return parsed.ok && typeof toPlant(parsed.value) !== 'string';
+}
+
+/**
+ * Replays a whole log. A damaged record followed only by damaged bytes is a torn tail: the last
+ * write, cut short by a crash before its fsync, so nothing in it was ever acknowledged; it is
+ * reported for truncation. A damaged record followed by an intact one is refused: records after it
+ * were fsynced, so the damage hit acknowledged data and dropping it would lose plants silently.
+ */
+export function scanLog(buf: Buffer, path: string): ScanResult {
+  if (buf.length === 0) return { plants: [], end: 0, needsHeader: true };
+  if (buf.length < HEADER_LINE.length && HEADER_LINE.subarray(0, buf.length).equals(buf)) {
+    return { plants: [], end: 0, needsHeader: true, tornReason: 'torn header' };
+  }
+  if (!buf.subarray(0, HEADER_LINE.length).equals(HEADER_LINE)) {
+    const nl = buf.indexOf(NL);
+    const first = parseLine(buf, 0, nl === -1 ? buf.length : nl);
+    const head = first.ok ? (first.value as { format?: unknown; version?: unknown } | null) : null;
+    if (head !== null && typeof head === 'object' && head.format === FORMAT) {
+      throw new FileStoreError(
+        'unsupported',
+        path,
+        `${path} is a plant store log of format version ${String(head.version)}; this server reads version ${VERSION}.`,
+      );
+    }
+    throw new FileStoreError(
+      'unsupported',
+      path,
+      `${path} is not a plant store data file (it does not start with the plant-store-log header); refusing to touch it. Point --data at a new file or at an existing plant store log.`,
+    );
+  }
+
+  const plants: StoredPlant[] = [];
+  const seen = new Set<bigint>();
+  let pos = HEADER_LINE.length;
+  while (pos < buf.length) {
+    const nl = buf.indexOf(NL, pos);
+    let reason: string;
+    if (nl === -1) {
+      reason = 'incomplete last record';
+    } else {
+      const parsed = parseLine(buf, pos, nl);
+      const plant = parsed.ok ? toPlant(parsed.value) : parsed.reason;
+      if (typeof plant !== 'string') {
+        if (seen.has(plant.id)) {
+          throw new FileStoreError(
+            'corrupt',
+            path,
+            `${path} is damaged at byte ${pos}: id ${plant.id} is stored twice, which this store never writes. Refusing to start rather than guess which one is right.`,
+            { offset: pos },
+          );
+        }
+        seen.add(plant.id);
+        plants.push(plant);
+        pos = nl + 1;
+        continue;
+      }
+      reason = plant;
+    }
+    for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < buf.length; ) {
+      const nextNl = buf.indexOf(NL, next);
+      if (nextNl === -1) break;
+      if (isRecord(buf, next, nextNl)) {
+        throw new FileStoreError(
+          'corrupt',
+          path,
+          `${path} is damaged at byte ${pos} (${reason}) and intact records follow it, so the damage is not a torn last write. Refusing to start so that no stored plant is dropped: restore the file from a backup, or cut it at byte ${pos} to keep the plants before the damage.`,
+          { offset: pos },
+        );
+      }
+      next = nextNl + 1;
+    }
+    return { plants, end: pos, needsHeader: false, tornReason: reason };
+  }
+  return { plants, end: pos, needsHeader: false };
+}

@@ -1,0 +1,58 @@
+import type { StoredPlant } from '@plant-store/core';
+
+// The same compact representation as core's memory store: a million plants must fit in a small
+// footprint whether or not they are also on disk.
+
+/** A stored plant that has a tag. Plants without one are kept as their bare name string. */
+class Tagged {
+  constructor(
+    readonly name: string,
+    readonly tag: string,
+  ) {}
+}
+
+type Entry = string | Tagged;
+/** Ids within ±(2^53-1) are keyed by number: small ones are unboxed and cost nothing per entry. */
+type Key = number | bigint;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function keyOf(id: bigint): Key {
+  return id <= MAX_SAFE && id >= -MAX_SAFE ? Number(id) : id;
+}
+
+function toPlant(id: bigint, entry: Entry): StoredPlant {
+  return typeof entry === 'string' ? { id, name: entry } : { id, name: entry.name, tag: entry.tag };
+}
+
+/** The in-memory view of a log: plants by id, in insertion order. */
+export class PlantIndex {
+  readonly #plants = new Map<Key, Entry>();
+
+  get(id: bigint): StoredPlant | undefined {
+    const entry = this.#plants.get(keyOf(id));
+    return entry === undefined ? undefined : toPlant(id, entry);
+  }
+
+  has(id: bigint): boolean {
+    return this.#plants.has(keyOf(id));
+  }
+
+  set(plant: StoredPlant): void {
+    this.#plants.set(keyOf(plant.id), plant.tag === undefined ? plant.name : new Tagged(plant.name, plant.tag));
+  }
+
+  list(): StoredPlant[] {
+    const out: StoredPlant[] = [];
+    for (const [key, entry] of this.#plants) out.push(toPlant(BigInt(key), entry));
+    return out;
+  }
+
+  get size(): number {
+    return this.#plants.size;
+  }
+
+  clear(): void {
+    this.#plants.clear();
+  }
+}

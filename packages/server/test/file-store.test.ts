@@ -1,0 +1,302 @@
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { FileStoreError, openFileStore, type FileStore } from '../src/file-store.js';
+import { crc32Portable } from '../src/internal/file-store-crc32.js';
+import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
+
+let dir: string;
+let file: string;
+const opened: FileStore[] = [];
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plant-file-store-'));
+  file = path.join(dir, 'plants.log');
+});
+
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(): Promise<FileStore> {
+  const store = await openFileStore({ path: file });
+  opened.push(store);
+  return store;
+}
+
+async function reopen(store: FileStore): Promise<FileStore> {
+  await store.close();
+  return open();
+}
+
+const PLANTS = [
+  { id: 1n, name: 'Fern', tag: 'green' },
+  { id: -(2n ** 63n), name: '' },
+  { id: 2n ** 63n - 1n, name: 'line\nbreak "quoted" \u2028 \ud800 lone surrogate', tag: 'ü🌱' },
+  { id: 2n ** 53n + 1n, name: 'Just past double precision' },
+];
+
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid!;
+}
+
+test('replays every plant, exactly, after close and reopen', async () => {
+  let store = await open();
+  for (const plant of PLANTS) expect(await store.insert(plant)).toEqual({ created: true });
+  store = await reopen(store);
+  expect(await store.list()).toEqual(PLANTS);
+  expect(await store.size()).toBe(PLANTS.length);
+  expect(await store.get(2n ** 53n + 1n)).toEqual(PLANTS[3]);
+  expect(await store.get(2n ** 53n)).toBeUndefined();
+  expect(store.recovery).toMatchObject({ plants: PLANTS.length, truncatedBytes: 0, created: false });
+});
+
+test('writes a header line and one checksummed JSON line per plant, with the id as a decimal string', async () => {
+  const store = await open();
+  await store.insert({ id: 12n, name: 'Fern', tag: 'green' });
+  const text = fs.readFileSync(file, 'utf8');
+  expect(text).toBe(
+    `${HEADER_LINE.toString()}${zlib.crc32('{"id":"12","name":"Fern","tag":"green"}').toString(16).padStart(8, '0')} {"id":"12","name":"Fern","tag":"green"}\n`,
+  );
+  expect(store.recovery.created).toBe(true);
+});
+
+test('stores only id, name and tag, whatever else the plant object carries', async () => {
+  let store = await open();
+  await store.insert({ id: 5n, name: 'Fern', extra: 'secret' } as never);
+  store = await reopen(store);
+  expect(await store.list()).toEqual([{ id: 5n, name: 'Fern' }]);
+  expect(fs.readFileSync(file, 'utf8')).not.toContain('secret');
+});
+
+test('answers a taken id with the existing plant and writes nothing', async () => {
+  const store = await open();
+  await store.insert({ id: 7n, name: 'Fern' });
+  const bytes = fs.statSync(file).size;
+  expect(await store.insert({ id: 7n, name: 'Other', tag: 'x' })).toEqual({
+    created: false,
+    existing: { id: 7n, name: 'Fern' },
+  });
+  expect(fs.statSync(file).size).toBe(bytes);
+  expect(store.stats().records).toBe(1);
+});
+
+test('lets exactly one of many concurrent inserts of one id win, the others see the winner', async () => {
+  let store = await open();
+  await store.insert({ id: 1n, name: 'before' });
+  const results = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => store.insert({ id: 99n, name: `name ${i % 3}` })),
+  );
+  const winners = results.filter((r) => r.created);
+  expect(winners).toHaveLength(1);
+  const winner = results.indexOf(winners[0]!);
+  for (const result of results) {
+    if (!result.created) expect(result.existing).toEqual({ id: 99n, name: `name ${winner % 3}` });
+  }
+  store = await reopen(store);
+  expect(await store.list()).toEqual([
+    { id: 1n, name: 'before' },
+    { id: 99n, name: `name ${winner % 3}` },
+  ]);
+});
+
+test('answers a duplicate of an id whose write is in flight only after that write is durable', async () => {
+  const store = await open();
+  const first = store.insert({ id: 3n, name: 'Fern' });
+  // Queued behind the first write: it must not answer from the unsynced record.
+  await Promise.resolve();
+  const second = store.insert({ id: 3n, name: 'Fern' });
+  const order: string[] = [];
+  await Promise.all([first.then(() => order.push('first')), second.then(() => order.push('second'))]);
+  expect(order).toEqual(['first', 'second']);
+  expect(await second).toEqual({ created: false, existing: { id: 3n, name: 'Fern' } });
+  expect(store.stats().syncs).toBe(1);
+});
+
+test('group-commits 200 concurrent inserts into far fewer fsyncs than inserts', async () => {
+  let store = await open();
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => store.insert({ id: BigInt(i), name: `plant ${i}` })),
+  );
+  expect(results.every((r) => r.created)).toBe(true);
+  const stats = store.stats();
+  expect(stats.records).toBe(200);
+  expect(stats.syncs).toBeLessThanOrEqual(10);
+  expect(stats.writes).toBe(stats.syncs);
+  store = await reopen(store);
+  expect(await store.size()).toBe(200);
+});
+
+test('batches inserts that arrive while a sync is in flight into the next single write', async () => {
+  const store = await open();
+  const first = store.insert({ id: 0n, name: 'alone' });
+  // Let the first batch reach its write before the others arrive.
+  await new Promise((resolve) => setImmediate(resolve));
+  const rest = Array.from({ length: 99 }, (_, i) => store.insert({ id: BigInt(i + 1), name: 'later' }));
+  await Promise.all([first, ...rest]);
+  expect(store.stats()).toEqual({ records: 100, writes: 2, syncs: 2 });
+});
+
+async function threePlantLog(): Promise<{ bytes: Buffer; lastStart: number }> {
+  const store = await open();
+  await store.insert({ id: 1n, name: 'one' });
+  await store.insert({ id: 2n, name: 'two', tag: 't' });
+  await store.insert({ id: 3n, name: 'three', tag: 'the last record' });
+  await store.close();
+  opened.splice(opened.indexOf(store), 1);
+  const bytes = fs.readFileSync(file);
+  return { bytes, lastStart: bytes.length - encodePlant({ id: 3n, name: 'three', tag: 'the last record' }).length };
+}
+
+test('cuts away the last record torn at every byte offset, keeping the others and accepting new ones', async () => {
+  const { bytes, lastStart } = await threePlantLog();
+  for (let cut = lastStart + 1; cut < bytes.length; cut++) {
+    fs.writeFileSync(file, bytes.subarray(0, cut));
+    const store = await openFileStore({ path: file });
+    try {
+      expect(store.recovery).toMatchObject({ truncatedBytes: cut - lastStart, truncatedAt: lastStart });
+      expect(await store.list()).toEqual([
+        { id: 1n, name: 'one' },
+        { id: 2n, name: 'two', tag: 't' },
+      ]);
+      expect(fs.statSync(file).size).toBe(lastStart);
+      await store.insert({ id: 4n, name: 'after the cut' });
+    } finally {
+      await store.close();
+    }
+    const again = await openFileStore({ path: file });
+    expect((await again.list()).map((p) => p.id)).toEqual([1n, 2n, 4n]);
+    await again.close();
+  }
+});
+
+test('cuts away a last record whose checksum does not match', async () => {
+  const { bytes, lastStart } = await threePlantLog();
+  const damaged = Buffer.from(bytes);
+  damaged[lastStart + 20] = damaged[lastStart + 20]! ^ 0x01;
+  fs.writeFileSync(file, damaged);
+  const store = await open();
+  expect(store.recovery).toMatchObject({ truncatedAt: lastStart, reason: 'checksum mismatch' });
+  expect(await store.size()).toBe(2);
+});
+
+test('cuts away garbage and zero-filled blocks appended after the last whole record', async () => {
+  const { bytes } = await threePlantLog();
+  const tails = [
+    Buffer.from('not a record\nneither {"id":"9","name":"x"}\n\n'),
+    Buffer.alloc(4096),
+    Buffer.from('0000000 {"id":"9"}'),
+  ];
+  for (const tail of tails) {
+    fs.writeFileSync(file, Buffer.concat([bytes, tail]));
+    const store = await openFileStore({ path: file });
+    expect(store.recovery.truncatedBytes).toBe(tail.length);
+    expect(await store.size()).toBe(3);
+    await store.close();
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  }
+});
+
+test('refuses to start on damage before intact records, naming the file and the byte offset, and leaves the file alone', async () => {
+  const { bytes } = await threePlantLog();
+  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }).length;
+  const damaged = Buffer.from(bytes);
+  damaged[secondStart + 15] = 0x58;
+  fs.writeFileSync(file, damaged);
+  const error = await openFileStore({ path: file }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(FileStoreError);
+  expect(error).toMatchObject({ code: 'corrupt', offset: secondStart, path: file });
+  expect((error as Error).message).toContain(file);
+  expect((error as Error).message).toContain(`byte ${secondStart}`);
+  expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+  expect(fs.existsSync(`${file}.lock`)).toBe(false);
+});
+
+test('refuses a file that is not a plant store log and leaves it untouched', async () => {
+  fs.writeFileSync(file, 'my notes\n');
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'unsupported' });
+  expect(fs.readFileSync(file, 'utf8')).toBe('my notes\n');
+});
+
+test('opens a file whose header was torn by a crash at creation as an empty store', async () => {
+  fs.writeFileSync(file, HEADER_LINE.subarray(0, 11));
+  const store = await open();
+  expect(await store.size()).toBe(0);
+  await store.insert({ id: 1n, name: 'Fern' });
+  expect(await (await reopen(store)).size()).toBe(1);
+});
+
+test('refuses a second store on the same file in the same process', async () => {
+  await open();
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'locked' });
+});
+
+test('refuses a file locked by a live process, naming its pid, and takes the lock over once it is dead', async () => {
+  const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
+  try {
+    fs.writeFileSync(`${file}.lock`, `${holder.pid}\n`);
+    const error = await openFileStore({ path: file }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'locked' });
+    expect((error as Error).message).toContain(`is in use by process ${holder.pid}`);
+  } finally {
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+  }
+  await open();
+  expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+});
+
+test('takes over a stale lock left by a killed process', async () => {
+  let store = await open();
+  await store.insert({ id: 1n, name: 'Fern' });
+  await store.close();
+  opened.splice(0);
+  fs.writeFileSync(`${file}.lock`, `${deadPid()}\n`);
+  store = await open();
+  expect(await store.size()).toBe(1);
+});
+
+test('takes over a lock file that never received a pid', async () => {
+  fs.writeFileSync(`${file}.lock`, '');
+  const store = await open();
+  expect(fs.readFileSync(`${file}.lock`, 'utf8').trim()).toBe(String(process.pid));
+  await store.close();
+  opened.splice(0);
+  expect(fs.existsSync(`${file}.lock`)).toBe(false);
+});
+
+test('close finishes inserts already accepted, then unlocks', async () => {
+  let store = await open();
+  const inserts = Array.from({ length: 20 }, (_, i) => store.insert({ id: BigInt(i), name: 'x' }));
+  await store.close();
+  await expect(Promise.all(inserts)).resolves.toHaveLength(20);
+  expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  await expect(store.insert({ id: 100n, name: 'late' })).rejects.toMatchObject({ code: 'closed' });
+  opened.splice(0);
+  store = await open();
+  expect(await store.size()).toBe(20);
+});
+
+test('clear empties the store on disk, and later inserts survive a reopen', async () => {
+  let store = await open();
+  await store.insert({ id: 1n, name: 'gone' });
+  await store.clear();
+  expect(await store.size()).toBe(0);
+  expect(fs.readFileSync(file).equals(HEADER_LINE)).toBe(true);
+  await store.insert({ id: 1n, name: 'new' });
+  store = await reopen(store);
+  expect(await store.list()).toEqual([{ id: 1n, name: 'new' }]);
+});
+
+test('computes the same CRC-32 by hand as zlib does', () => {
+  for (const text of ['', 'a', '{"id":"1","name":"Fern"}', 'ü🌱'.repeat(100)]) {
+    const bytes = Buffer.from(text);
+    expect(crc32Portable(bytes)).toBe(zlib.crc32(bytes));
+  }
+});
