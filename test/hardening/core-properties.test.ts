@@ -97,12 +97,25 @@ const nearNewPlant = fc
     extra: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag'].includes(k)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
     order: fc.integer({ min: 0, max: 5 }),
     space: fc.constantFrom('', ' ', '\n\t '),
+    // A repeated key, escaped or not: JSON.parse keeps the last, and the id check must read that one.
+    duplicate: fc.option(
+      fc.tuple(fc.constantFrom('id', 'name', 'tag', '\\u0069d'), fc.oneof(idNumberText, text.map((t) => JSON.stringify(t))), fc.boolean()),
+      { freq: 5, nil: null },
+    ),
   })
-  .map(({ id, name, tag, extra, order, space }) => {
+  .map(({ id, name, tag, extra, order, space, duplicate }) => {
     const fields = [id, name, tag].filter((f): f is readonly [string, string] => f !== null);
     for (let i = 0; i < order % (fields.length || 1); i++) fields.push(fields.shift()!);
+    if (duplicate) {
+      const [key, raw, first] = duplicate;
+      const field = [key, raw] as const;
+      if (first) fields.unshift(field);
+      else fields.push(field);
+      id = null; // the oracle finds the raw id text itself
+    }
     const entries = [...fields, ...Object.entries(extra).map(([k, v]) => [k, JSON.stringify(v)] as const)];
-    const bodyText = `${space}{${entries.map(([k, r]) => `${JSON.stringify(k)}${space}:${space}${r}`).join(`,${space}`)}}${space}`;
+    const key = (k: string) => (k.startsWith('\\u') ? `"${k}"` : JSON.stringify(k));
+    const bodyText = `${space}{${entries.map(([k, r]) => `${key(k)}${space}:${space}${r}`).join(`,${space}`)}}${space}`;
     return { bodyText, rawId: id?.[1] };
   });
 
