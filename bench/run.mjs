@@ -1,0 +1,427 @@
+// `npm run bench`: measures the plant store against its targets (issue 5) and writes the dated
+// table to bench/RESULTS.md. Servers and load generator run in separate processes pinned to
+// separate cores (taskset), on 127.0.0.1 only; every run is bounded and stops by itself.
+//
+// Environment:
+//   BENCH_QUICK=1          short runs (1 s warm-up + 2 s, one round) to try the harness
+//   BENCH_ONLY=servers,client,msw,memory,bundle   run a subset (RESULTS.md is written only by a full run)
+//   BENCH_PROFILE=1        run our server with --cpu-prof into bench/profiles/ (raw too, to compare)
+//   BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS   override the server plan
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { canPin, cores, procCpuSeconds, procStatusKiB, runChild, startServer } from './lib/proc.mjs';
+import { runContractChecks } from './lib/contract-checks.mjs';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const env = process.env;
+const QUICK = env.BENCH_QUICK === '1';
+const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : undefined;
+const PROFILE = env.BENCH_PROFILE === '1';
+const plan = {
+  connections: Number(env.BENCH_CONNECTIONS ?? 16),
+  warmup: QUICK ? 1 : 2,
+  duration: Number(env.BENCH_DURATION ?? (QUICK ? 2 : 6)),
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 2)),
+};
+const clientCalls = QUICK ? 600 : 3000;
+const memoryCount = QUICK ? 100_000 : 1_000_000;
+const TOKEN = `bench-${randomBytes(12).toString('hex')}`;
+const SERVER_CORE = 0;
+const LOAD_CORE = 1;
+const wants = (part) => ONLY === undefined || ONLY.has(part);
+const log = (line) => process.stderr.write(`${line}\n`);
+
+const fmt = {
+  int: (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—'),
+  ms: (n) => (Number.isFinite(n) ? n.toFixed(2) : '—'),
+  us: (n) => (Number.isFinite(n) ? n.toFixed(1) : '—'),
+  ratio: (n) => (Number.isFinite(n) ? `${n.toFixed(2)}x` : '—'),
+  mib: (n) => (Number.isFinite(n) ? n.toFixed(1) : '—'),
+  pct: (n) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '—'),
+};
+const met = (ok) => (ok === undefined ? '—' : ok ? 'yes' : '**no**');
+const errorText = (error) => String(error?.message ?? error).split('\n')[0].slice(0, 160);
+
+// ---------------------------------------------------------------- servers under autocannon
+
+const SERVERS = [
+  { id: 'raw', label: 'raw node:http (bench/baselines/raw-node.mjs)', kind: 'raw' },
+  { id: 'fastify', label: 'fastify 5 + route JSON schema', kind: 'fastify' },
+  { id: 'ours', label: '@plant-store/server (memory)', kind: 'ours' },
+  { id: 'durable', label: '@plant-store/server (`data`, fsync per ack)', kind: 'ours', durable: true },
+];
+const WORKLOADS = [
+  { id: 'unique', label: 'unique ids (200 create)', expect: (codes) => only(codes, ['200']) },
+  { id: 'fixed', label: 'fixed id (replay 200 / 40003)', expect: (codes) => only(codes, ['200', '400']) && balanced(codes) },
+];
+function only(codes, allowed) {
+  return Object.keys(codes).every((code) => allowed.includes(code)) && Object.keys(codes).length > 0;
+}
+function balanced(codes) {
+  const a = codes['200'] ?? 0;
+  const b = codes['400'] ?? 0;
+  return Math.abs(a - b) <= Math.max(2, 0.02 * (a + b));
+}
+
+function serverOptions(server, tmp) {
+  const options = { tokens: [TOKEN] };
+  if (server.durable) options.data = join(tmp, `plants-${Date.now()}-${Math.random().toString(16).slice(2)}.log`);
+  return options;
+}
+
+async function benchOne(server, workload, round, tmp) {
+  const nodeArgs = [];
+  if (PROFILE && (server.kind === 'ours' || server.kind === 'raw')) {
+    const dir = join(HERE, 'profiles', `${server.id}-${workload.id}`);
+    mkdirSync(dir, { recursive: true });
+    nodeArgs.push('--cpu-prof', '--cpu-prof-dir', dir);
+  }
+  const running = await startServer(server.kind, serverOptions(server, tmp), { core: SERVER_CORE, nodeArgs });
+  try {
+    let cpuStart = NaN;
+    let cpuEnd = NaN;
+    let started = 0;
+    let ended = 0;
+    const result = await runChild(
+      [
+        join(HERE, 'lib', 'load.mjs'),
+        JSON.stringify({
+          url: running.url,
+          token: TOKEN,
+          workload: workload.id,
+          connections: plan.connections,
+          duration: plan.duration,
+          warmup: plan.warmup,
+          // Distinct per round, so a reused id never turns a create into a replay.
+          idBase: 1_000_000_000 * (round + 1),
+        }),
+      ],
+      {
+        core: LOAD_CORE,
+        timeoutMs: (plan.warmup + plan.duration) * 1000 + 60_000,
+        onLine(line) {
+          if (line.startsWith('PHASE measure')) {
+            cpuStart = procCpuSeconds(running.pid);
+            started = performance.now();
+          } else if (line.startsWith('RESULT')) {
+            cpuEnd = procCpuSeconds(running.pid);
+            ended = performance.now();
+          }
+        },
+      },
+    );
+    return {
+      ...result,
+      serverCpu: (cpuEnd - cpuStart) / ((ended - started) / 1000),
+      peakRssMiB: procStatusKiB(running.pid, 'VmHWM') / 1024,
+      valid: workload.expect(result.statusCodes),
+    };
+  } finally {
+    await running.stop();
+  }
+}
+
+async function benchServers(tmp) {
+  const available = [];
+  const pending = new Map();
+  const checks = new Map();
+  for (const server of SERVERS) {
+    try {
+      const running = await startServer(server.kind, serverOptions(server, tmp), { core: SERVER_CORE });
+      try {
+        checks.set(server.id, await runContractChecks(running.url, TOKEN));
+      } finally {
+        await running.stop();
+      }
+      available.push(server);
+    } catch (error) {
+      pending.set(server.id, errorText(error));
+      log(`bench: ${server.id} pending: ${errorText(error)}`);
+    }
+  }
+
+  const runs = new Map();
+  for (let round = 0; round < plan.rounds; round++) {
+    // Alternate the order each round so that drift on a shared machine does not always land on
+    // the same contender.
+    const order = round % 2 === 0 ? available : [...available].reverse();
+    for (const workload of WORKLOADS) {
+      for (const server of order) {
+        log(`bench: round ${round + 1}/${plan.rounds} ${server.id} ${workload.id}`);
+        const key = `${server.id}/${workload.id}`;
+        try {
+          const result = await benchOne(server, workload, round, tmp);
+          runs.set(key, [...(runs.get(key) ?? []), result]);
+        } catch (error) {
+          pending.set(server.id, errorText(error));
+          log(`bench: ${key} failed: ${errorText(error)}`);
+        }
+      }
+    }
+  }
+
+  // Best round by req/s: on a shared machine noise only ever slows a run down.
+  const best = new Map();
+  for (const [key, results] of runs) {
+    const top = results.reduce((a, b) => (b.rps > a.rps ? b : a));
+    best.set(key, { ...top, peakRssMiB: Math.max(...results.map((r) => r.peakRssMiB)), rounds: results.map((r) => r.rps) });
+  }
+  return { best, pending, checks };
+}
+
+function serverRows({ best, pending, checks }) {
+  const rows = [];
+  const targets = [];
+  for (const workload of WORKLOADS) {
+    const raw = best.get(`raw/${workload.id}`);
+    const fastify = best.get(`fastify/${workload.id}`);
+    const memory = best.get(`ours/${workload.id}`);
+    for (const server of SERVERS) {
+      const r = best.get(`${server.id}/${workload.id}`);
+      let target = '';
+      let ok;
+      if (server.id === 'raw') target = 'baseline';
+      else if (server.id === 'fastify') target = 'reference';
+      else if (server.id === 'ours') {
+        target = '≥ 0.92x raw req/s, > fastify, p99 ≤ 1.2x raw';
+        if (r && raw && fastify) {
+          const parts = {
+            rps: r.rps / raw.rps >= 0.92,
+            fastify: r.rps > fastify.rps,
+            p99: r.p99Ms / raw.p99Ms <= 1.2,
+          };
+          ok = parts.rps && parts.fastify && parts.p99;
+          targets.push({ what: `server req/s vs raw (${workload.id})`, figure: fmt.ratio(r.rps / raw.rps), target: '≥ 0.92x', ok: parts.rps });
+          targets.push({ what: `server req/s vs fastify (${workload.id})`, figure: fmt.ratio(r.rps / fastify.rps), target: '> 1.00x', ok: parts.fastify });
+          targets.push({ what: `server p99 vs raw (${workload.id})`, figure: fmt.ratio(r.p99Ms / raw.p99Ms), target: '≤ 1.2x', ok: parts.p99 });
+        } else {
+          targets.push({ what: `server vs raw and fastify (${workload.id})`, figure: 'pending', target: '≥ 0.92x, > fastify, p99 ≤ 1.2x', ok: undefined });
+        }
+      } else if (server.id === 'durable') {
+        target = '≥ 0.5x memory req/s';
+        if (r && memory) {
+          ok = r.rps / memory.rps >= 0.5;
+          targets.push({ what: `durable req/s vs memory (${workload.id})`, figure: fmt.ratio(r.rps / memory.rps), target: '≥ 0.5x', ok });
+        } else {
+          targets.push({ what: `durable req/s vs memory (${workload.id})`, figure: 'pending', target: '≥ 0.5x', ok: undefined });
+        }
+      }
+      if (r === undefined) {
+        rows.push(`| ${server.label} | ${workload.label} | pending: ${pending.get(server.id) ?? 'not run'} | | | | | | | | | ${target} | pending |`);
+        continue;
+      }
+      const statuses = Object.entries(r.statusCodes).map(([code, count]) => `${code}: ${fmt.int(count)}`).join(', ');
+      const check = checks.get(server.id);
+      const contract = check ? `${check.total - check.failed.length}/${check.total}` : '—';
+      rows.push(
+        `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(r.rps / raw.rps) : '—'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(r.p99Ms / raw.p99Ms) : '—'} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${server.id === 'raw' || server.id === 'fastify' ? '—' : met(ok)} |`,
+      );
+    }
+  }
+  const table = [
+    '| server | workload | req/s | vs raw | p50 ms | p99 ms | p99 vs raw | peak RSS MiB | CPU server / loader | statuses | contract checks | target | met |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|',
+    ...rows,
+  ];
+  const notes = [];
+  for (const [id, check] of checks) {
+    if (check.failed.length) notes.push(`- ${id} fails contract checks: ${check.failed.join('; ')}.`);
+  }
+  return { table, targets, notes };
+}
+
+// ---------------------------------------------------------------- client, mocks, memory, bundle
+
+async function benchClient() {
+  const trivial = await startServer('trivial', {}, { core: SERVER_CORE });
+  try {
+    const results = await runChild(
+      [join(HERE, 'lib', 'client-bench.mjs'), JSON.stringify({ url: trivial.url, token: TOKEN, calls: clientCalls })],
+      { core: LOAD_CORE, timeoutMs: 120_000 },
+    );
+    return results;
+  } finally {
+    await trivial.stop();
+  }
+}
+
+async function benchMsw() {
+  return runChild([join(HERE, 'lib', 'msw-bench.mjs'), JSON.stringify({ calls: clientCalls })], { core: LOAD_CORE, timeoutMs: 120_000 });
+}
+
+async function benchMemory() {
+  return runChild([join(HERE, 'lib', 'memory-1m.mjs'), JSON.stringify({ count: memoryCount })], {
+    core: SERVER_CORE,
+    nodeArgs: ['--expose-gc'],
+    timeoutMs: 240_000,
+  });
+}
+
+async function benchBundle() {
+  return runChild([join(HERE, 'lib', 'bundle.mjs')], { timeoutMs: 60_000 });
+}
+
+async function attempt(part, run) {
+  if (!wants(part)) return { skipped: true };
+  log(`bench: ${part}`);
+  try {
+    return { value: await run() };
+  } catch (error) {
+    log(`bench: ${part} pending: ${errorText(error)}`);
+    return { pending: errorText(error) };
+  }
+}
+
+/** A two-contender table; `targetRatio` undefined means the ratio is reported without a target. */
+function pairSection(title, outcome, names, targetRatio, what) {
+  const lines = [`### ${title}`, ''];
+  const targetText = targetRatio === undefined ? 'reported, no target' : `≤ ${targetRatio.toFixed(2)}x`;
+  if (outcome.skipped) return { lines: [...lines, 'not run (BENCH_ONLY)', ''], targets: [] };
+  if (outcome.pending) {
+    return {
+      lines: [...lines, `pending: ${outcome.pending}`, ''],
+      targets: [{ what, figure: 'pending', target: targetText, ok: undefined }],
+    };
+  }
+  const [ours, base] = names.map((name) => outcome.value.find((r) => r.name === name));
+  const ratio = ours.usPerCall / base.usPerCall;
+  const ok = targetRatio === undefined ? true : ratio <= targetRatio;
+  lines.push(
+    '| contender | µs per call (median round) | rounds (µs per call) |',
+    '|---|--:|---|',
+    ...outcome.value.map((r) => `| ${r.name} | ${fmt.us(r.usPerCall)} | ${r.rounds.map(fmt.us).join(', ')} |`),
+    '',
+    `Ratio ${names[0]} / ${names[1]}: **${fmt.ratio(ratio)}**${targetRatio === undefined ? '' : ` (target ${targetText}: ${met(ok)})`}.`,
+    '',
+  );
+  return { lines, targets: [{ what, figure: fmt.ratio(ratio), target: targetText, ok: targetRatio === undefined ? undefined : ok }] };
+}
+
+// ---------------------------------------------------------------- main
+
+function machine() {
+  const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  return `${cores} cores (nproc), ${cpu}, Node ${process.version}, ${process.platform} ${process.arch}`;
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+const startedAt = new Date();
+let servers;
+let client;
+let msw;
+let memory;
+let bundle;
+try {
+  servers = wants('servers') ? await benchServers(tmp) : undefined;
+  client = await attempt('client', benchClient);
+  msw = await attempt('msw', benchMsw);
+  memory = await attempt('memory', benchMemory);
+  bundle = await attempt('bundle', benchBundle);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const out = [];
+const targets = [];
+out.push(
+  '# Benchmark results',
+  '',
+  `- Date: ${startedAt.toISOString().replace('T', ' ').slice(0, 16)} UTC`,
+  `- Machine: ${machine()}; ${canPin && cores >= 2 ? `server on core ${SERVER_CORE}, load generator / client on core ${LOAD_CORE} (taskset)` : 'not pinned (taskset or a second core missing)'}`,
+  `- Command: \`npm run bench\`${QUICK ? ' with BENCH_QUICK=1 (short runs: indicative only)' : ''}${ONLY ? ` with BENCH_ONLY=${env.BENCH_ONLY}` : ''}${PROFILE ? ' with BENCH_PROFILE=1 (profiler on: slower)' : ''}`,
+  '',
+);
+const body = [];
+if (servers) {
+  const { table, targets: t, notes } = serverRows(servers);
+  targets.push(...t);
+  body.push(
+    '## Servers',
+    '',
+    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1, ${plan.warmup} s warm-up then ${plan.duration} s measured, best of ${plan.rounds} round(s) by req/s (order alternated each round). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. CPU is the share of one core used during the measured window.`,
+    '',
+    ...table,
+    '',
+    '- fastify cannot keep int64 ids exactly (its schema sees the id after `JSON.parse`), so it accepts `1.00000000000000000001` and confuses ids past 2^53; it also replaces invalid UTF-8 instead of refusing it. The loads use ids below 2^53 so it runs the same 200 path.',
+    ...notes,
+    '',
+  );
+} else {
+  body.push('## Servers', '', 'not run (BENCH_ONLY)', '');
+}
+body.push('## Client and mocks', '');
+const clientPart = pairSection(
+  `Client: ${clientCalls.toLocaleString('en-US')} sequential creates against a trivial node:http server (other core)`,
+  client,
+  ['createPlant', 'raw fetch'],
+  1.1,
+  'client createPlant vs raw fetch, per call',
+);
+const mswPart = pairSection(
+  `Mocks: ${clientCalls.toLocaleString('en-US')} creates (raw fetch) through MSW setupServer`,
+  msw,
+  ['@plant-store/msw', 'trivial handler'],
+  undefined,
+  'msw handlers vs trivial handler, per call',
+);
+targets.push(...clientPart.targets, ...mswPart.targets);
+body.push(...clientPart.lines, ...mswPart.lines);
+
+body.push('## Memory', '');
+if (memory.skipped) body.push('not run (BENCH_ONLY)', '');
+else if (memory.pending) {
+  body.push(`pending: ${memory.pending}`, '');
+  targets.push({ what: 'RSS holding 1M plants', figure: 'pending', target: '≤ 200 MB', ok: undefined });
+} else {
+  const m = memory.value;
+  const mb = (m.rssMiB * 2 ** 20) / 1e6;
+  const ok = m.count >= 1_000_000 ? mb <= 200 : undefined;
+  body.push(
+    `The core app with its memory store, ${m.count.toLocaleString('en-US')} valid creates through \`app.handle\` in one process, RSS after two full GCs.`,
+    '',
+    '| plants | RSS before | RSS after fill | heap used | fill time | target | met |',
+    '|--:|--:|--:|--:|--:|---|---|',
+    `| ${m.count.toLocaleString('en-US')} | ${fmt.mib(m.rssBeforeMiB)} MiB | ${fmt.mib(m.rssMiB)} MiB (${mb.toFixed(0)} MB) | ${fmt.mib(m.heapUsedMiB)} MiB | ${m.fillSeconds.toFixed(1)} s (${fmt.int(m.count / m.fillSeconds)} creates/s) | ≤ 200 MB | ${met(ok)} |`,
+    '',
+  );
+  targets.push({ what: `RSS holding ${m.count.toLocaleString('en-US')} plants`, figure: `${mb.toFixed(0)} MB`, target: '≤ 200 MB', ok });
+}
+
+body.push('## Bundle', '');
+if (bundle.skipped) body.push('not run (BENCH_ONLY)', '');
+else if (bundle.pending) {
+  body.push(`pending: ${bundle.pending}`, '');
+  targets.push({ what: '`createPlant` alone, browser, min+gzip', figure: 'pending', target: '≤ 4,096 B', ok: undefined });
+} else {
+  const b = bundle.value;
+  const ok = b.gzip <= 4096;
+  body.push(
+    '| import | min | min+gzip | measured by | target | met |',
+    '|---|--:|--:|---|---|---|',
+    `| \`import { createPlant } from '@plant-store/client'\` (browser, ESM) | ${fmt.int(b.min)} B | ${fmt.int(b.gzip)} B | ${b.how} | ≤ 4,096 B min+gzip | ${met(ok)} |`,
+    '',
+  );
+  targets.push({ what: '`createPlant` alone, browser, min+gzip', figure: `${fmt.int(b.gzip)} B`, target: '≤ 4,096 B', ok });
+}
+
+out.push(
+  '## Targets',
+  '',
+  '| what | figure | target | met |',
+  '|---|--:|---|---|',
+  ...targets.map((t) => `| ${t.what} | ${t.figure} | ${t.target} | ${met(t.ok)} |`),
+  '',
+  ...body,
+);
+const text = out.join('\n');
+process.stdout.write(`${text}\n`);
+if (ONLY === undefined && !QUICK && !PROFILE) {
+  writeFileSync(join(HERE, 'RESULTS.md'), text + '\n');
+  log('bench: wrote bench/RESULTS.md');
+} else {
+  writeFileSync(join(tmpdir(), 'plant-store-bench-partial.md'), text + '\n');
+  log(`bench: partial run, not written to RESULTS.md (see ${join(tmpdir(), 'plant-store-bench-partial.md')})`);
+}
