@@ -72,11 +72,19 @@ export class RawClient {
   private closedFlag = false;
   private errorText: string | undefined;
   private waiters = new Set<() => void>();
+  /** For each answer, whether this side could still send bytes when the answer had fully arrived. */
+  readonly writableAtAnswer: boolean[] = [];
 
   private constructor(socket: Socket) {
     this.socket = socket;
     socket.on('data', (d: Buffer) => {
       this.buf = Buffer.concat([this.buf, d]);
+      try {
+        const count = parseResponses(this.buf, false).answers.length;
+        while (this.writableAtAnswer.length < count) this.writableAtAnswer.push(this.writable);
+      } catch {
+        // unparseable bytes: `received` shows them
+      }
       this.wake();
     });
     socket.on('error', (e) => {
