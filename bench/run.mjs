@@ -116,6 +116,9 @@ async function benchOne(server, workload, round, tmp) {
     return {
       ...result,
       serverCpu: (cpuEnd - cpuStart) / ((ended - started) / 1000),
+      // CPU time per answer is the figure least moved by other tenants of a shared machine: being
+      // descheduled costs req/s and latency, not CPU seconds.
+      cpuUsPerRequest: ((cpuEnd - cpuStart) * 1e6) / result.total,
       peakRssMiB: procStatusKiB(running.pid, 'VmHWM') / 1024,
       valid: workload.expect(result.statusCodes),
     };
@@ -210,20 +213,20 @@ function serverRows({ best, pending, checks }) {
         }
       }
       if (r === undefined) {
-        rows.push(`| ${server.label} | ${workload.label} | pending: ${pending.get(server.id) ?? 'not run'} | | | | | | | | | ${target} | pending |`);
+        rows.push(`| ${server.label} | ${workload.label} | pending: ${pending.get(server.id) ?? 'not run'} | | | | | | | | | | ${target} | pending |`);
         continue;
       }
       const statuses = Object.entries(r.statusCodes).map(([code, count]) => `${code}: ${fmt.int(count)}`).join(', ');
       const check = checks.get(server.id);
       const contract = check ? `${check.total - check.failed.length}/${check.total}` : '—';
       rows.push(
-        `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(r.rps / raw.rps) : '—'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(r.p99Ms / raw.p99Ms) : '—'} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${server.id === 'raw' || server.id === 'fastify' ? '—' : met(ok)} |`,
+        `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(r.rps / raw.rps) : '—'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(r.p99Ms / raw.p99Ms) : '—'} | ${fmt.us(r.cpuUsPerRequest)}${raw ? ` (${fmt.ratio(r.cpuUsPerRequest / raw.cpuUsPerRequest)})` : ''} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${server.id === 'raw' || server.id === 'fastify' ? '—' : met(ok)} |`,
       );
     }
   }
   const table = [
-    '| server | workload | req/s | vs raw | p50 ms | p99 ms | p99 vs raw | peak RSS MiB | CPU server / loader | statuses | contract checks | target | met |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|',
+    '| server | workload | req/s | vs raw | p50 ms | p99 ms | p99 vs raw | server CPU µs/req (vs raw) | peak RSS MiB | CPU use server / loader | statuses | contract checks | target | met |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|',
     ...rows,
   ];
   const notes = [];
@@ -341,7 +344,7 @@ if (servers) {
   body.push(
     '## Servers',
     '',
-    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1, ${plan.warmup} s warm-up then ${plan.duration} s measured, best of ${plan.rounds} round(s) by req/s (order alternated each round). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. CPU is the share of one core used during the measured window.`,
+    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1, ${plan.warmup} s warm-up then ${plan.duration} s measured, best of ${plan.rounds} round(s) by req/s (order alternated each round). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
     '',
     ...table,
     '',

@@ -1,6 +1,6 @@
 // Browser bundle size of `createPlant` imported alone: bundled, minified, tree-shaken, then
-// gzipped. Uses the client package's own measuring script when it exports one, so the bench and
-// the client's size check report the same number; otherwise measures with esbuild here.
+// gzipped. Uses the client package's own `measureBundleSize`, so the bench and the client's size
+// test report the same number; measures with esbuild here only where that script is absent.
 // Usage: node bundle.mjs → RESULT { min, gzip, how }.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,14 +12,10 @@ const CLIENT_DIST = `${ROOT}packages/client/dist/index.js`;
 
 async function viaClientScript() {
   if (!existsSync(CLIENT_SCRIPT)) return undefined;
-  const module = await import(pathToFileURL(CLIENT_SCRIPT).href);
-  const measure = Object.values(module).find((value) => typeof value === 'function');
-  if (measure === undefined) return undefined;
-  const result = await measure({ exports: ['createPlant'] });
-  const min = result?.min ?? result?.minified ?? result?.bytes;
-  const gzip = result?.gzip ?? result?.minGzip ?? result?.gzipped;
-  if (typeof min !== 'number' || typeof gzip !== 'number') return undefined;
-  return { min, gzip, how: 'packages/client/scripts/bundle-size.mjs' };
+  const { measureBundleSize } = await import(pathToFileURL(CLIENT_SCRIPT).href);
+  if (typeof measureBundleSize !== 'function') return undefined;
+  const { min, gzip } = await measureBundleSize({ names: ['createPlant'] });
+  return { min, gzip, how: '`measureBundleSize` of packages/client/scripts/bundle-size.mjs' };
 }
 
 async function viaEsbuild() {

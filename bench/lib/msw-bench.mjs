@@ -9,7 +9,7 @@ import { alternate } from './alternate.mjs';
 const { calls = 3000, rounds = 6 } = JSON.parse(process.argv[2] ?? '{}');
 const BASE = 'http://plant-store.test';
 const TOKEN = 'bench-token';
-const ours = createPlantStoreHandlers({ baseUrl: BASE });
+const ours = createPlantStoreHandlers({ baseUrl: BASE }).handlers;
 const trivial = [http.post(`${BASE}/plants`, () => HttpResponse.json({ name: 'Monstera deliciosa', tag: 'indoor' }))];
 
 const server = setupServer(...ours);
