@@ -1,0 +1,149 @@
+// Starting (options, defaults, addresses) and stopping (requests in flight finish, the store is
+// flushed) the server.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryStore, type PlantStore } from '@plant-store/core';
+import { afterEach, expect, it } from 'vitest';
+import { openFileStore, startPlantStoreServer } from '../src/index.js';
+import { RawConnection, TOKEN, connectionRefused, createPlant, postHead, serve } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+it('listens on 127.0.0.1 and reports the port it got for port 0', async () => {
+  const server = await serve();
+  expect(server.host).toBe('127.0.0.1');
+  expect(server.port).toBeGreaterThan(0);
+  expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+});
+
+it('includes the base path in its url, the way the core matches it', async () => {
+  const server = await serve({ basePath: 'api/' });
+  expect(server.url).toBe(`http://127.0.0.1:${server.port}/api`);
+  expect((await createPlant(server, '{"id":1,"name":"a"}')).status).toBe(200);
+});
+
+it('makes one random token when none is given, accepts it and refuses others', async () => {
+  const server = await startPlantStoreServer({ port: 0 });
+  try {
+    expect(server.tokens).not.toBe('any');
+    const [token] = server.tokens as readonly string[];
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const post = (bearer: string) =>
+      fetch(`${server.url}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: '{"id":1,"name":"a"}',
+      });
+    expect((await post(token ?? '')).status).toBe(200);
+    expect((await post('guess')).status).toBe(401);
+  } finally {
+    await server.close();
+  }
+});
+
+it('makes a different token for each server', async () => {
+  const [a, b] = await Promise.all([serve({ tokens: undefined }), serve({ tokens: undefined })]);
+  expect(a?.tokens).not.toEqual(b?.tokens);
+});
+
+it('accepts every bearer token only when told tokens: "any"', async () => {
+  const server = await serve({ tokens: 'any' });
+  const answer = await fetch(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer anything', 'content-type': 'application/json' },
+    body: '{"id":1,"name":"a"}',
+  });
+  expect(server.tokens).toBe('any');
+  expect(answer.status).toBe(200);
+});
+
+it('rejects with EADDRINUSE when the port is taken', async () => {
+  const first = await serve();
+  await expect(serve({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+});
+
+it('refuses a port outside 0 to 65535, and data together with store', async () => {
+  await expect(startPlantStoreServer({ port: 70_000 })).rejects.toThrow(/port/);
+  await expect(
+    startPlantStoreServer({ port: 0, data: 'x.log', store: createMemoryStore() }),
+  ).rejects.toThrow(/either data/);
+});
+
+it('writes to the store it is given and leaves that store open after close', async () => {
+  const store = createMemoryStore();
+  const server = await serve({ store });
+  await createPlant(server, '{"id":9007199254740993,"name":"Exact"}');
+  await server.close();
+  expect(await store.get(9007199254740993n)).toEqual({ id: 9007199254740993n, name: 'Exact' });
+});
+
+it('keeps plants in the data file across restarts', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
+  dirs.push(dir);
+  const path = join(dir, 'plants.log');
+  const first = await serve({ data: path });
+  expect((await createPlant(first, '{"id":1,"name":"Fern"}')).status).toBe(200);
+  await first.close();
+  const second = await serve({ data: path });
+  expect(await second.store.get(1n)).toEqual({ id: 1n, name: 'Fern' });
+  // The same plant replays, a different one conflicts: the file is the store.
+  expect((await createPlant(second, '{"id":1,"name":"Fern"}')).status).toBe(200);
+  expect((await createPlant(second, '{"id":1,"name":"Oak"}')).status).toBe(400);
+  await second.close();
+  const reopened = await openFileStore({ path });
+  expect(await reopened.size()).toBe(1);
+  await reopened.close();
+});
+
+it('finishes a request in flight with 200 while closing, and refuses new connections', async () => {
+  const server = await serve();
+  const client = await RawConnection.open(server.port);
+  const body = '{"id":1,"name":"In flight"}';
+  // 100-continue proves the core is reading this body before close() starts.
+  await client.write(postHead([`Content-Length: ${body.length}`, 'Expect: 100-continue']));
+  expect(await client.waitForText('100 Continue')).toBe(true);
+  const closing = server.close();
+  expect(await connectionRefused(server.port)).toBe(true);
+  await client.write(body);
+  const [answer] = await client.waitForAnswers(1);
+  const closed = await client.waitForClose();
+  await closing;
+  client.destroy();
+  expect(answer?.status).toBe(200);
+  expect(answer?.headers['connection']).toBe('close');
+  expect(closed).toBe(true);
+});
+
+it('closes idle keep-alive connections when closing, instead of waiting for their timeout', async () => {
+  const server = await serve({ timeouts: { keepAliveTimeout: 60_000 } });
+  const client = await RawConnection.open(server.port);
+  await client.write('GET /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await client.waitForAnswers(1);
+  await server.close();
+  expect(await client.waitForClose()).toBe(true);
+  client.destroy();
+});
+
+it('leaves a store it was given open: its owner closes it', async () => {
+  let closes = 0;
+  const inner = createMemoryStore();
+  const counting: PlantStore = { ...inner, close: async () => void closes++ };
+  const server = await startPlantStoreServer({ port: 0, tokens: [TOKEN], store: counting });
+  await server.close();
+  expect(closes).toBe(0);
+});
+
+it('resolves both calls when close is called twice, and releases the data file it opened', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
+  dirs.push(dir);
+  const path = join(dir, 'plants.log');
+  const server = await startPlantStoreServer({ port: 0, tokens: [TOKEN], data: path });
+  await Promise.all([server.close(), server.close()]);
+  // The file store locks its file while open: opening it again proves close() closed it.
+  const reopened = await openFileStore({ path });
+  await reopened.close();
+});

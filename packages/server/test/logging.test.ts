@@ -1,0 +1,99 @@
+// The JSON-line request log: useful fields, one line per request, and never a secret.
+import { expect, it } from 'vitest';
+import { RawConnection, TOKEN, createPlant, exchangeUntilClose, postHead, serve } from './helpers.js';
+
+function collector(): { lines: () => Array<Record<string, unknown>>; raw: () => string; write: (line: string) => void } {
+  let text = '';
+  return {
+    write: (line) => void (text += line),
+    raw: () => text,
+    lines: () =>
+      text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+/** Waits (bounded, 5 s) until `done` holds; the assertions after it say what was expected. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+it('logs one JSON line per request with time, level, request id, method, path, status and duration', async () => {
+  const log = collector();
+  const server = await serve({ log });
+  await createPlant(server, '{"id":1,"name":"Fern"}', { 'x-request-id': 'log-test-1' });
+  const [line] = log.lines();
+  expect(line).toMatchObject({
+    level: 'info',
+    requestId: 'log-test-1',
+    method: 'POST',
+    path: '/plants',
+    status: 200,
+  });
+  expect(typeof line?.['durationMs']).toBe('number');
+  expect(Number.isNaN(Date.parse(String(line?.['time'])))).toBe(false);
+});
+
+it('never logs the token, the Authorization header, the query string or the body', async () => {
+  const log = collector();
+  const server = await serve({ log });
+  await fetch(`${server.url}/plants?access_token=query-secret`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: '{"id":1,"name":"body-secret"}',
+  });
+  await createPlant(server, '{"id":2,"name":"x"}', { authorization: 'Bearer wrong-token-secret' });
+  await createPlant(server, 'not json body-secret');
+  const raw = log.raw();
+  expect(log.lines()).toHaveLength(3);
+  for (const secret of [TOKEN, 'wrong-token-secret', 'query-secret', 'body-secret', 'Bearer']) {
+    expect(raw).not.toContain(secret);
+  }
+});
+
+it('keeps a hostile path inside its JSON string, so it cannot forge a log line or field', async () => {
+  const log = collector();
+  const server = await serve({ log });
+  const path = '/plants"},"level":"forged","x":{"';
+  await exchangeUntilClose(server.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  const lines = log.lines();
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatchObject({ level: 'info', path, status: 404 });
+});
+
+it('logs a parser failure as a warning with its request id, and a client that left as aborted, never as an error', async () => {
+  const log = collector();
+  const server = await serve({ log });
+  const { answers } = await exchangeUntilClose(server.port, 'NOT HTTP\r\n\r\n');
+  const client = await RawConnection.open(server.port);
+  await client.write(postHead(['Content-Length: 100']) + '{"id":');
+  // Wait for the server to have the request before leaving, so it is really in flight.
+  await createPlant(server, '{"id":5,"name":"sync"}');
+  client.destroy();
+  await until(() => log.lines().some((line) => line['status'] === 'aborted'));
+  const lines = log.lines();
+  expect(lines.find((line) => line['event'] === 'client-error')).toMatchObject({
+    level: 'warn',
+    status: 400,
+    requestId: answers[0]?.headers['x-request-id'],
+  });
+  expect(lines.find((line) => line['status'] === 'aborted')).toMatchObject({ level: 'info', method: 'POST' });
+  expect(lines.some((line) => line['level'] === 'error')).toBe(false);
+});
+
+it('logs an unexpected fault of the store as an error line without the request data, and answers 500', async () => {
+  const log = collector();
+  const { createMemoryStore } = await import('@plant-store/core');
+  const store = { ...createMemoryStore(), insert: () => Promise.reject(new Error('disk on fire')) };
+  const server = await serve({ log, store });
+  const answer = await createPlant(server, '{"id":1,"name":"Fern"}', { 'x-request-id': 'fault-1' });
+  expect(answer.status).toBe(500);
+  expect(await answer.text()).not.toContain('disk on fire');
+  expect(log.lines().find((line) => line['level'] === 'error')).toMatchObject({
+    requestId: 'fault-1',
+    error: 'Error: disk on fire',
+  });
+  expect(log.raw()).not.toContain('Fern');
+});
