@@ -1,0 +1,115 @@
+// The CLI's reading of flags and environment, in process: every option, precedence, and the
+// usage errors that make the command exit with code 2.
+import { expect, it } from 'vitest';
+import { UsageError, parseCli } from '../src/internal/cli-options.js';
+
+const start = (argv: string[], env: Record<string, string> = {}) => {
+  const command = parseCli(argv, env);
+  if (command.kind !== 'start') throw new Error(`expected start, got ${command.kind}`);
+  return command.options;
+};
+
+it('starts with no options at all, leaving every default to the server', () => {
+  expect(start([])).toEqual({});
+});
+
+it('reads every flag', () => {
+  expect(
+    start([
+      '--port', '8080', '--host', '0.0.0.0', '--token', 'a', '--token', 'b', '--base-path', '/api',
+      '--body-limit', '64k', '--cors', 'https://a.example', '--cors', 'https://b.example',
+      '--data', 'plants.log', '--log',
+    ]),
+  ).toEqual({
+    port: 8080,
+    host: '0.0.0.0',
+    tokens: ['a', 'b'],
+    basePath: '/api',
+    bodyLimit: 65_536,
+    cors: ['https://a.example', 'https://b.example'],
+    data: 'plants.log',
+    log: true,
+  });
+});
+
+it('reads every environment variable', () => {
+  expect(
+    start([], {
+      PLANT_STORE_PORT: '0',
+      PLANT_STORE_HOST: '::1',
+      PLANT_STORE_TOKENS: 'a, b',
+      PLANT_STORE_BASE_PATH: '/v1',
+      PLANT_STORE_BODY_LIMIT: '2m',
+      PLANT_STORE_CORS: '*',
+      PLANT_STORE_DATA: '/tmp/p.log',
+      PLANT_STORE_LOG: 'true',
+    }),
+  ).toEqual({
+    port: 0,
+    host: '::1',
+    tokens: ['a', 'b'],
+    basePath: '/v1',
+    bodyLimit: 2 * 1024 * 1024,
+    cors: '*',
+    data: '/tmp/p.log',
+    log: true,
+  });
+});
+
+it('lets flags win over environment variables', () => {
+  const env = { PLANT_STORE_PORT: '1111', PLANT_STORE_TOKENS: 'from-env', PLANT_STORE_LOG: '1' };
+  expect(start(['--port', '2222', '--token', 'from-flag'], env)).toMatchObject({
+    port: 2222,
+    tokens: ['from-flag'],
+    log: true,
+  });
+  expect(start(['--any-token'], env).tokens).toBe('any');
+});
+
+it('accepts every token only with --any-token or PLANT_STORE_ANY_TOKEN', () => {
+  expect(start(['--any-token']).tokens).toBe('any');
+  expect(start([], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toBe('any');
+  expect(start([], { PLANT_STORE_ANY_TOKEN: '0' }).tokens).toBeUndefined();
+});
+
+it('reads sizes in bytes, k and m (1024-based)', () => {
+  expect(start(['--body-limit', '100']).bodyLimit).toBe(100);
+  expect(start(['--body-limit', '1K']).bodyLimit).toBe(1024);
+  expect(start(['--body-limit', '1mb']).bodyLimit).toBe(1_048_576);
+});
+
+it('answers --help and --version (and -h, -v)', () => {
+  expect(parseCli(['--help'], {}).kind).toBe('help');
+  expect(parseCli(['-h'], {}).kind).toBe('help');
+  expect(parseCli(['--version'], {}).kind).toBe('version');
+  expect(parseCli(['-v'], {}).kind).toBe('version');
+});
+
+it.each([
+  [['--prot', '1'], /Unknown option '--prot'/],
+  [['extra'], /positional/i],
+  [['--port', 'abc'], /--port must be a port number/],
+  [['--port', '65536'], /--port must be a port number/],
+  [['--port', '-1'], /port/],
+  [['--body-limit', 'lots'], /--body-limit must be a positive size/],
+  [['--body-limit', '0'], /--body-limit/],
+  [['--token', 'a', '--any-token'], /not both/],
+  [['--token', 'has space'], /--token: a token must be/],
+  [['--host', ''], /--host/],
+  [['--log=yes'], /log/],
+])('refuses %j with a usage error', (argv, message) => {
+  expect(() => parseCli(argv, {})).toThrow(UsageError);
+  expect(() => parseCli(argv, {})).toThrow(message);
+});
+
+it('refuses unusable environment values, naming the variable', () => {
+  expect(() => parseCli([], { PLANT_STORE_PORT: 'http' })).toThrow(/PLANT_STORE_PORT/);
+  expect(() => parseCli([], { PLANT_STORE_LOG: 'maybe' })).toThrow(/PLANT_STORE_LOG/);
+  expect(() => parseCli([], { PLANT_STORE_BODY_LIMIT: '1g' })).toThrow(/PLANT_STORE_BODY_LIMIT/);
+});
+
+it('does not repeat a rejected token in its message (it is a secret)', () => {
+  expect(() => parseCli(['--token', 'secret value'], {})).toThrow(
+    expect.objectContaining({ message: expect.not.stringContaining('secret value') }),
+  );
+});

@@ -1,0 +1,158 @@
+// The plant-store-server command as users run it: the built dist/cli.js in a child process (the
+// root `npm test` builds first). Every child is killed after its test; every wait is bounded.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
+import { RawConnection, connectionRefused } from './helpers.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+interface Run {
+  readonly child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  readonly exited: Promise<number | null>;
+}
+
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  children.clear();
+});
+
+function run(args: string[], env: Record<string, string> = {}): Run {
+  // Only the variables the test gives: a developer's own PLANT_STORE_* must not leak in.
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PLANT_STORE_')));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: 'pipe' });
+  children.add(child);
+  const result: Run = {
+    child,
+    stdout: '',
+    stderr: '',
+    exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+  };
+  child.stdout?.on('data', (data: Buffer) => void (result.stdout += data.toString()));
+  child.stderr?.on('data', (data: Buffer) => void (result.stderr += data.toString()));
+  return result;
+}
+
+/** Waits (at most 10 s) for the start banner and returns the URL it printed. */
+async function listening(result: Run): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const match = /listening on (\S+)/.exec(result.stdout);
+    if (match?.[1] !== undefined) return match[1];
+    if (result.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the CLI did not start; stdout: ${result.stdout} stderr: ${result.stderr}`);
+}
+
+const create = (url: string, token: string, id = 1) =>
+  fetch(`${url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id, name: 'Fern' }),
+  });
+
+it('prints its usage for --help and exits 0', async () => {
+  const result = run(['--help']);
+  expect(await result.exited).toBe(0);
+  expect(result.stdout).toContain('Usage: plant-store-server');
+  expect(result.stdout).toContain('PLANT_STORE_TOKENS');
+});
+
+it('prints the package version for --version and exits 0', async () => {
+  const result = run(['--version']);
+  expect(await result.exited).toBe(0);
+  expect(result.stdout.trim()).toBe(VERSION);
+});
+
+it('exits 2 with a message on stderr for an unknown flag', async () => {
+  const result = run(['--prot', '80']);
+  expect(await result.exited).toBe(2);
+  expect(result.stderr).toContain("Unknown option '--prot'");
+  expect(result.stderr).toContain('--help');
+});
+
+it('exits 2 for a port that is not a port', async () => {
+  const result = run(['--port', 'eighty']);
+  expect(await result.exited).toBe(2);
+  expect(result.stderr).toMatch(/--port must be a port number from 0 to 65535/);
+});
+
+it('exits 2 for a base path the core refuses', async () => {
+  const result = run(['--port', '0', '--base-path', '/api?x']);
+  expect(await result.exited).toBe(2);
+  expect(result.stderr).toMatch(/basePath/);
+});
+
+it('prints the URL and the token it generated, and accepts that token', async () => {
+  const result = run(['--port', '0']);
+  const url = await listening(result);
+  const token = /Token: (\S+)/.exec(result.stdout)?.[1] ?? '';
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(token).not.toBe('');
+  expect((await create(url, token)).status).toBe(200);
+  expect((await create(url, 'guess', 2)).status).toBe(401);
+});
+
+it('takes its options from the environment and does not print tokens it was given', async () => {
+  const result = run([], {
+    PLANT_STORE_PORT: '0',
+    PLANT_STORE_TOKENS: 'env-token-1,env-token-2',
+    PLANT_STORE_BASE_PATH: '/api',
+    PLANT_STORE_LOG: '1',
+  });
+  const url = await listening(result);
+  expect(url).toMatch(/\/api$/);
+  expect((await create(url, 'env-token-2')).status).toBe(200);
+  expect(result.stdout).not.toContain('Token:');
+  expect(result.stdout + result.stderr).not.toContain('env-token');
+  // The request log is on stderr, one JSON line per request (the pipe delivers it a moment later).
+  for (let i = 0; i < 100 && !result.stderr.includes('\n'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(JSON.parse(result.stderr.split('\n')[0] ?? '')).toMatchObject({ status: 200, path: '/api/plants' });
+});
+
+it('lets a flag win over its environment variable', async () => {
+  const result = run(['--token', 'flag-token', '--port', '0'], { PLANT_STORE_TOKENS: 'env-token' });
+  const url = await listening(result);
+  expect((await create(url, 'flag-token')).status).toBe(200);
+  expect((await create(url, 'env-token', 2)).status).toBe(401);
+});
+
+it('finishes a request in flight on SIGTERM, then exits 0', async () => {
+  const result = run(['--port', '0', '--token', 't']);
+  const url = await listening(result);
+  const port = Number(new URL(url).port);
+  const client = await RawConnection.open(port);
+  const body = '{"id":1,"name":"In flight"}';
+  await client.write(
+    `POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer t\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+  );
+  // 100 Continue: the server is reading this request's body when the signal arrives.
+  expect(await client.waitForText('100 Continue')).toBe(true);
+  result.child.kill('SIGTERM');
+  let refused = false;
+  for (let i = 0; i < 100 && !refused; i++) {
+    refused = await connectionRefused(port);
+    if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(refused).toBe(true);
+  await client.write(body);
+  const [answer] = await client.waitForAnswers(1);
+  client.destroy();
+  expect(answer?.status).toBe(200);
+  expect(await result.exited).toBe(0);
+});
+
+it('exits 0 on SIGINT when idle', async () => {
+  const result = run(['--port', '0']);
+  await listening(result);
+  result.child.kill('SIGINT');
+  expect(await result.exited).toBe(0);
+});
