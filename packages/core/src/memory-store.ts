@@ -1,14 +1,6 @@
 import type { InsertResult, PlantStore, StoredPlant } from './store.js';
+import { decodeEntry, encodeEntry, type Entry } from './internal/plant-entry.js';
 
-/** A stored plant that has a tag. Plants without one are stored as their bare name string. */
-class Tagged {
-  constructor(
-    readonly name: string,
-    readonly tag: string,
-  ) {}
-}
-
-type Entry = string | Tagged;
 /** Ids within ±(2^53-1) are keyed by number: small ones are unboxed and cost nothing per entry. */
 type Key = number | bigint;
 
@@ -20,14 +12,10 @@ function keyOf(id: bigint): Key {
   return id <= MAX_SAFE && id >= -MAX_SAFE ? Number(id) : id;
 }
 
-function toPlant(id: bigint, entry: Entry): StoredPlant {
-  return typeof entry === 'string' ? { id, name: entry } : { id, name: entry.name, tag: entry.tag };
-}
-
 /**
  * A {@link PlantStore} in memory, in insertion order: the default store of an application, and what
  * the MSW mocks and tests use. `insert` checks and sets in one synchronous step, which makes it
- * atomic per id. Entries are kept compact (a number key and the bare name for a plant without a tag)
+ * atomic per id. Entries are kept compact (a number key and one flat string per plant)
  * because the reference server is expected to hold a million plants in a small footprint.
  *
  * @example
@@ -47,20 +35,20 @@ export function createMemoryStore(): PlantStore {
       open();
       const key = keyOf(plant.id);
       const existing = plants.get(key);
-      if (existing !== undefined) return { created: false, existing: toPlant(plant.id, existing) };
+      if (existing !== undefined) return { created: false, existing: decodeEntry(plant.id, existing) };
       // Copy only the fields the store keeps; whatever else the object carries is never stored.
-      plants.set(key, plant.tag === undefined ? String(plant.name) : new Tagged(String(plant.name), String(plant.tag)));
+      plants.set(key, encodeEntry(String(plant.name), plant.tag === undefined ? undefined : String(plant.tag)));
       return CREATED;
     },
     async get(id) {
       open();
       const entry = plants.get(keyOf(id));
-      return entry === undefined ? undefined : toPlant(id, entry);
+      return entry === undefined ? undefined : decodeEntry(id, entry);
     },
     async list() {
       open();
       const out: StoredPlant[] = [];
-      for (const [key, entry] of plants) out.push(toPlant(BigInt(key), entry));
+      for (const [key, entry] of plants) out.push(decodeEntry(BigInt(key), entry));
       return out;
     },
     async size() {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/index.js';
 
@@ -50,6 +51,24 @@ describe('createMemoryStore', () => {
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.insert({ id: 9n, name: `n${i}` })));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await store.size()).toBe(1);
+  });
+
+  it('gives back exactly the name and tag it stored, whatever characters they hold', async () => {
+    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '\0', '\0-x', '\u00003:abc', '12:', ':'));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ name: text, tag: fc.option(text, { nil: undefined }) }), { maxLength: 8 }), async (plants) => {
+        const store = createMemoryStore();
+        const expected = plants.map(({ name, tag }, i) => (tag === undefined ? { id: BigInt(i), name } : { id: BigInt(i), name, tag }));
+        for (const plant of expected) await store.insert(plant);
+        expect(await store.list()).toEqual(expected);
+        for (const plant of expected) {
+          const got = await store.get(plant.id);
+          expect(got).toEqual(plant);
+          expect(got !== undefined && 'tag' in got).toBe('tag' in plant);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('clears every plant', async () => {
