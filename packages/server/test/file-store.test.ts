@@ -6,6 +6,7 @@ import * as zlib from 'node:zlib';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { FileStoreError, openFileStore, type FileStore } from '../src/file-store.js';
 import { crc32Portable } from '../src/internal/file-store-crc32.js';
+import { FileStoreEngine, NODE_IO, type FileStoreIo } from '../src/internal/file-store-engine.js';
 import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
 
 let dir: string;
@@ -292,6 +293,61 @@ test('clear empties the store on disk, and later inserts survive a reopen', asyn
   await store.insert({ id: 1n, name: 'new' });
   store = await reopen(store);
   expect(await store.list()).toEqual([{ id: 1n, name: 'new' }]);
+});
+
+function ioError(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: simulated`), { code });
+}
+
+test('after a failed sync, rejects that batch and every later write, and a restart replays what was synced', async () => {
+  let syncs = 0;
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    fdatasync: async (fd) => {
+      if (++syncs === 2) throw ioError('EIO');
+      return NODE_IO.fdatasync(fd);
+    },
+  };
+  const store = await FileStoreEngine.open(file, io);
+  await store.insert({ id: 1n, name: 'synced' });
+  const failed = await store.insert({ id: 2n, name: 'sync failed' }).catch((e: unknown) => e);
+  expect(failed).toMatchObject({ code: 'io', path: file });
+  expect((failed as Error).message).toContain('EIO');
+  await expect(store.insert({ id: 3n, name: 'later' })).rejects.toMatchObject({ code: 'io' });
+  await store.close();
+  const reopened = await open();
+  expect(reopened.recovery.truncatedBytes).toBe(0);
+  expect(await reopened.list()).toEqual([{ id: 1n, name: 'synced' }]);
+});
+
+test('cuts a batch that failed half-written, so the file still ends on a whole record', async () => {
+  let writes = 0;
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    write: async (fd, buf, offset, length, position) => {
+      if (++writes !== 2) return NODE_IO.write(fd, buf, offset, length, position);
+      await NODE_IO.write(fd, buf, offset, Math.floor(length / 2), position);
+      throw ioError('ENOSPC');
+    },
+  };
+  const store = await FileStoreEngine.open(file, io);
+  await store.insert({ id: 1n, name: 'whole' });
+  await expect(store.insert({ id: 2n, name: 'half written' })).rejects.toMatchObject({ code: 'io' });
+  await store.close();
+  const reopened = await open();
+  expect(reopened.recovery.truncatedBytes).toBe(0);
+  expect(await reopened.list()).toEqual([{ id: 1n, name: 'whole' }]);
+});
+
+test('finishes a short write before syncing, so the batch lands whole', async () => {
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    write: (fd, buf, offset, length, position) => NODE_IO.write(fd, buf, offset, Math.min(length, 7), position),
+  };
+  const store = await FileStoreEngine.open(file, io);
+  await Promise.all(PLANTS.map((plant) => store.insert(plant)));
+  await store.close();
+  expect(await (await open()).list()).toEqual(PLANTS);
 });
 
 test('computes the same CRC-32 by hand as zlib does', () => {

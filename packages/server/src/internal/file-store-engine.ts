@@ -7,10 +7,24 @@ import { HEADER_LINE, encodePlant, scanLog } from './file-store-format.js';
 import { PlantIndex } from './file-store-index.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 
-const write = promisify(fs.write);
-const fdatasync = promisify(fs.fdatasync);
-const ftruncate = promisify(fs.ftruncate);
 const close = promisify(fs.close);
+
+/**
+ * The calls of the write path. A seam for tests, which make them fail the way a full or dying disk
+ * does; production always uses {@link NODE_IO}.
+ */
+export interface FileStoreIo {
+  write(fd: number, buf: Buffer, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
+  fdatasync(fd: number): Promise<void>;
+  ftruncate(fd: number, length: number): Promise<void>;
+}
+
+/** node:fs, promisified. */
+export const NODE_IO: FileStoreIo = {
+  write: promisify(fs.write) as FileStoreIo['write'],
+  fdatasync: promisify(fs.fdatasync),
+  ftruncate: promisify(fs.ftruncate),
+};
 
 const CREATED: InsertResult = Object.freeze({ created: true });
 
@@ -63,10 +77,10 @@ function deferred(): { promise: Promise<void>; resolve(): void; reject(error: un
   return { promise, resolve, reject };
 }
 
-async function writeAll(fd: number, buf: Buffer, position: number): Promise<void> {
+async function writeAll(io: FileStoreIo, fd: number, buf: Buffer, position: number): Promise<void> {
   // A regular-file write may be short (a full disk, a signal); the rest is written after it.
   for (let done = 0; done < buf.length; ) {
-    const { bytesWritten } = await write(fd, buf, done, buf.length - done, position + done);
+    const { bytesWritten } = await io.write(fd, buf, done, buf.length - done, position + done);
     if (bytesWritten === 0) throw new Error('write made no progress');
     done += bytesWritten;
   }
@@ -98,6 +112,7 @@ export class FileStoreEngine implements PlantStore {
   readonly path: string;
   readonly recovery: FileStoreRecovery;
   readonly #fd: number;
+  readonly #io: FileStoreIo;
   readonly #lock: HeldLock;
   readonly #index = new PlantIndex();
   readonly #pending = new Map<bigint, PendingRecord>();
@@ -112,9 +127,18 @@ export class FileStoreEngine implements PlantStore {
   #writes = 0;
   #syncs = 0;
 
-  private constructor(file: string, fd: number, lock: HeldLock, size: number, plants: StoredPlant[], recovery: FileStoreRecovery) {
+  private constructor(
+    file: string,
+    fd: number,
+    io: FileStoreIo,
+    lock: HeldLock,
+    size: number,
+    plants: StoredPlant[],
+    recovery: FileStoreRecovery,
+  ) {
     this.path = file;
     this.#fd = fd;
+    this.#io = io;
     this.#lock = lock;
     this.#size = size;
     for (const plant of plants) this.#index.set(plant);
@@ -122,7 +146,7 @@ export class FileStoreEngine implements PlantStore {
   }
 
   /** Locks, creates or replays, and repairs a torn tail. */
-  static async open(file: string): Promise<FileStoreEngine> {
+  static async open(file: string, io: FileStoreIo = NODE_IO): Promise<FileStoreEngine> {
     const resolved = path.resolve(file);
     if (openInThisProcess.has(resolved)) {
       throw new FileStoreError('locked', resolved, `${resolved} is already open in this process; close that store first.`);
@@ -155,7 +179,7 @@ export class FileStoreEngine implements PlantStore {
       }
       if (created) syncDirectory(path.dirname(resolved));
       const truncatedBytes = scan.tornReason === undefined ? 0 : length - scan.end;
-      return new FileStoreEngine(resolved, fd, lock, size, scan.plants, {
+      return new FileStoreEngine(resolved, fd, io, lock, size, scan.plants, {
         plants: scan.plants.length,
         truncatedBytes,
         created,
@@ -234,7 +258,7 @@ export class FileStoreEngine implements PlantStore {
     // Inserts already accepted are finished, not dropped: their callers are waiting for an answer.
     while (this.#draining) await this.#drained;
     try {
-      if (this.#failure === undefined) await fdatasync(this.#fd);
+      if (this.#failure === undefined) await this.#io.fdatasync(this.#fd);
     } finally {
       await close(this.#fd);
       releaseLock(this.#lock);
@@ -287,9 +311,9 @@ export class FileStoreEngine implements PlantStore {
     }
     const buf = batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
     try {
-      await writeAll(this.#fd, buf, this.#size);
+      await writeAll(this.#io, this.#fd, buf, this.#size);
       this.#writes++;
-      await fdatasync(this.#fd);
+      await this.#io.fdatasync(this.#fd);
       this.#syncs++;
     } catch (error) {
       await this.#fail(error);
@@ -310,10 +334,10 @@ export class FileStoreEngine implements PlantStore {
     try {
       // A crash between the cut and the header leaves an empty or torn-header file, which opens
       // as an empty store: the same result the clear was going to have.
-      await ftruncate(this.#fd, 0);
-      await writeAll(this.#fd, HEADER_LINE, 0);
+      await this.#io.ftruncate(this.#fd, 0);
+      await writeAll(this.#io, this.#fd, HEADER_LINE, 0);
       this.#writes++;
-      await fdatasync(this.#fd);
+      await this.#io.fdatasync(this.#fd);
       this.#syncs++;
     } catch (error) {
       await this.#fail(error);
@@ -344,7 +368,7 @@ export class FileStoreEngine implements PlantStore {
     );
     try {
       // Best effort: cut a partial batch so the file ends on a whole record.
-      await ftruncate(this.#fd, this.#size);
+      await this.#io.ftruncate(this.#fd, this.#size);
     } catch {
       // Replay at the next start cuts a torn tail anyway.
     }
