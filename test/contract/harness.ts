@@ -92,12 +92,23 @@ export async function observe(response: Response): Promise<Observed> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-/** Runs every step of a case in order on one transport. */
+/** How long one step may go unanswered before the case fails (a hang guard, not a speed check). */
+export const STEP_TIMEOUT_MS = 10_000;
+
+function answered<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+  });
+  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
+}
+
+/** Runs every step of a case in order on one transport; a step left unanswered fails the case. */
 export async function runCase(testCase: ContractCase, caseIndex: number, send: Send): Promise<CaseOutcome> {
   const steps: Observed[] = [];
   try {
     for (const [stepIndex, step] of testCase.steps.entries()) {
-      steps.push(await send(withRequestId(step.request, caseIndex, stepIndex)));
+      steps.push(await answered(send(withRequestId(step.request, caseIndex, stepIndex))));
     }
     return { steps };
   } catch (error) {

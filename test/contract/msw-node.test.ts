@@ -3,7 +3,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, it } from 'vitest';
 import { cases } from './cases.js';
 import { assertContract, casesFor, observe, runCase } from './harness.js';
-import { API_ORIGIN, runOnCore, toRequest, tokensOf } from './reference.js';
+import { API_ORIGIN, runOnCore, toInit, tokensOf } from './reference.js';
 
 // No handlers at start: each case installs a fresh handler set (and so a fresh store) with use().
 // 'error' makes a request the handlers do not own fail loudly instead of reaching the network.
@@ -20,7 +20,8 @@ it.each(casesFor(cases, 'msw-node'))('%s (msw setupServer, raw fetch)', async (_
     ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
   });
   server.use(...mocks.handlers);
-  // The global fetch, looked up per call, is what MSW patches: exactly what application code calls.
-  const outcome = await runCase(testCase, caseIndex, async (request) => observe(await fetch(toRequest(API_ORIGIN, request))));
+  // The global fetch with a URL and an init, looked up per call: what MSW patches and what application
+  // code calls.
+  const outcome = await runCase(testCase, caseIndex, async (request) => observe(await fetch(API_ORIGIN + request.path, toInit(request))));
   assertContract(testCase, caseIndex, 'msw-node', outcome, await runOnCore(testCase, caseIndex));
 });

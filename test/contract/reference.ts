@@ -11,14 +11,15 @@ export function tokensOf(config: CaseConfig | undefined): readonly string[] | 'a
   return config?.tokens ?? [TOKEN];
 }
 
-/** A web `Request` for a raw request on `origin`, body as bytes (no implied content type). */
-export function toRequest(origin: string, request: RawRequest): Request {
+/** The `fetch` init of a raw request, body as bytes (no implied content type). */
+export function toInit(request: RawRequest): RequestInit {
   const body = bodyBytes(request.body);
-  return new Request(origin + request.path, {
-    method: request.method,
-    headers: request.headers ?? {},
-    ...(body !== undefined && { body }),
-  });
+  return { method: request.method, headers: request.headers ?? {}, ...(body !== undefined && { body }) };
+}
+
+/** A web `Request` for a raw request on `origin`. */
+export function toRequest(origin: string, request: RawRequest): Request {
+  return new Request(origin + request.path, toInit(request));
 }
 
 /** Runs a case against a fresh core application, in memory. */

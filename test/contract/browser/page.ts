@@ -4,8 +4,8 @@ import { createPlantStoreHandlers } from '@plant-store/msw';
 import { createPlant } from '@plant-store/client';
 import { setupWorker } from 'msw/browser';
 import { cases, TOKEN } from '../cases.js';
-import { bodyBytes, observe, runCase, type CaseOutcome, type RawRequest } from '../harness.js';
-import { API_ORIGIN, tokensOf } from '../reference.js';
+import { observe, runCase, type CaseOutcome, type RawRequest } from '../harness.js';
+import { API_ORIGIN, toInit, tokensOf } from '../reference.js';
 
 /** What the page hands back to Node: one outcome per table row (`null` where the row excludes the browser). */
 export interface BrowserContractResult {
@@ -31,12 +31,7 @@ worker.events.on('response:mocked', () => void mocked++);
 worker.events.on('request:unhandled', () => void unhandled++);
 
 function send(request: RawRequest): Promise<Response> {
-  const body = bodyBytes(request.body);
-  return fetch(API_ORIGIN + request.path, {
-    method: request.method,
-    headers: request.headers ?? {},
-    ...(body !== undefined && { body }),
-  });
+  return fetch(API_ORIGIN + request.path, toInit(request));
 }
 
 window.runContract = async () => {

@@ -1,0 +1,106 @@
+import {
+  createPlant,
+  ErrorCode,
+  PlantStoreApiError,
+  PlantStoreNetworkError,
+  PlantStoreTimeoutError,
+} from '@plant-store/client';
+import { createPlantStoreHandlers } from '@plant-store/msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+
+const mocks = createPlantStoreHandlers();
+const server = setupServer(...mocks.handlers);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(async () => {
+  server.resetHandlers();
+  await mocks.store.clear();
+});
+afterAll(() => server.close());
+
+const { scenarios } = mocks;
+// Retries off: each scenario is judged on one answer, not on the client's backoff.
+const once = { retries: 0 } as const;
+const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+it('answers unauthorized() with 401, code 40102 and an invalid_token challenge', async () => {
+  server.use(scenarios.unauthorized());
+  const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST', headers: { 'x-request-id': 'ui-1' } });
+  expect(response.status).toBe(401);
+  expect(response.headers.get('www-authenticate')).toBe('Bearer realm="plant-store", error="invalid_token"');
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('x-request-id')).toBe('ui-1');
+  expect(await response.json()).toEqual({ error: 40102, message: 'the bearer token is not accepted' });
+});
+
+it('answers unauthorized(40101) with the plain Bearer challenge, as the client sees it', async () => {
+  server.use(scenarios.unauthorized(ErrorCode.MISSING_CREDENTIALS));
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect(PlantStoreApiError.is(error)).toBe(true);
+  expect(error).toMatchObject({ status: 401, code: 40101 });
+  expect((error as PlantStoreApiError).response.headers.get('www-authenticate')).toBe('Bearer realm="plant-store"');
+});
+
+it.each([
+  ['invalidJson', () => scenarios.invalidJson(), 40001],
+  ['invalidPlant', () => scenarios.invalidPlant(), 40002],
+  ['idConflict', () => scenarios.idConflict(), 40003],
+] as const)('answers %s() with 400 and its code', async (_name, scenario, code) => {
+  server.use(scenario());
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect(error).toMatchObject({ status: 400, code });
+});
+
+it('answers invalidPlant(message) with the given message', async () => {
+  server.use(scenarios.invalidPlant('id must be an integer between -9223372036854775808 and 9223372036854775807'));
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect((error as PlantStoreApiError).body).toEqual({
+    error: 40002,
+    message: 'id must be an integer between -9223372036854775808 and 9223372036854775807',
+  });
+});
+
+it('answers internalError() with 500 and 50001', async () => {
+  server.use(scenarios.internalError());
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect(error).toMatchObject({ status: 500, code: ErrorCode.INTERNAL_ERROR });
+});
+
+it('answers error(code) with the status that goes with the code, Allow included for 405', async () => {
+  server.use(scenarios.error(ErrorCode.METHOD_NOT_ALLOWED));
+  const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST' });
+  expect(response.status).toBe(405);
+  expect(response.headers.get('allow')).toBe('POST');
+  expect(await response.json()).toMatchObject({ error: 40501 });
+});
+
+it('fails the connection with networkError(), which the client reports as PlantStoreNetworkError', async () => {
+  server.use(scenarios.networkError());
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect(PlantStoreNetworkError.is(error)).toBe(true);
+  expect(await mocks.store.size()).toBe(0);
+});
+
+it('fails only the first request with networkError({ once: true }), so a retrying client succeeds', async () => {
+  server.use(scenarios.networkError({ once: true }));
+  await expect(createPlant('t', { id: 1, name: 'a' }, { retries: 1 })).resolves.toEqual({ name: 'a' });
+  expect(await mocks.store.size()).toBe(1);
+});
+
+it('never answers with slow("infinite"), so the client times out', async () => {
+  server.use(scenarios.slow('infinite'));
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, { retries: 0, timeout: 50 }));
+  expect(PlantStoreTimeoutError.is(error)).toBe(true);
+});
+
+it('answers slow(ms) with the real answer once the delay is over', async () => {
+  server.use(scenarios.slow(20));
+  await expect(createPlant('t', { id: 3, name: 'Late' }, once)).resolves.toEqual({ name: 'Late' });
+  expect(await mocks.store.get(3n)).toEqual({ id: 3n, name: 'Late' });
+});
+
+it('overrides createPlant only: other methods still get the service 405 while a scenario is in use', async () => {
+  server.use(scenarios.internalError());
+  const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'GET' });
+  expect(response.status).toBe(405);
+});
