@@ -1,0 +1,176 @@
+import createClient from 'openapi-fetch';
+import { PlantStoreApiError, PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
+import type { components, paths } from './generated/openapi.js';
+import { liteRequest, type LiteRequest } from './internal/lite-request.js';
+import { newPlantBody } from './internal/new-plant-body.js';
+import { clock, retryDelay } from './internal/retry.js';
+import type { NewPlant, Plant } from './types.js';
+
+/** Settings shared by every call of a {@link PlantStoreClient}. */
+export interface PlantStoreClientOptions {
+  /**
+   * Where the service lives, path prefix included (`http://host:4010/api`), handed to fetch as is
+   * (so a relative one works in a browser). Default `http://127.0.0.1:4010`.
+   */
+  baseUrl?: string;
+  /** The fetch to call. Default: `globalThis.fetch`, looked up on every call so MSW started later still sees it. */
+  fetch?: typeof globalThis.fetch;
+  /** Headers sent with every request; the token's `Authorization` always wins. */
+  headers?: Record<string, string>;
+  /** Milliseconds each attempt may take, answer body included. Default 30,000; `Infinity` for none. */
+  timeout?: number;
+  /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. Default 2; 0 turns retries off. */
+  retries?: number;
+}
+
+/** Settings of one call; they win over the client's. */
+export interface CreatePlantOptions {
+  /** Aborts the call, backoff included: it rejects with the signal's reason and is never retried. */
+  signal?: AbortSignal;
+  /** Milliseconds each attempt may take, answer body included. */
+  timeout?: number;
+  /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. */
+  retries?: number;
+  /** Headers for this call, merged over the client's. */
+  headers?: Record<string, string>;
+  /**
+   * Sent as `X-Request-Id`; the service echoes it and logs it when it is 1 to 128 of
+   * `A-Z a-z 0-9 - _ . : /`, and replaces it with its own otherwise.
+   */
+  requestId?: string;
+}
+
+/** A client holding shared settings; make one per service and reuse it. */
+export interface PlantStoreClient {
+  /**
+   * Creates a plant (openapi.yaml: POST /plants, operation createPlant) and resolves to the stored Plant.
+   * @example
+   * const plant = await client.createPlant(token, { id: 1, name: 'Fern' });
+   */
+  createPlant(token: string, newPlant: NewPlant, options?: CreatePlantOptions): Promise<Plant>;
+}
+
+type Settings = PlantStoreClientOptions & { baseUrl: string; timeout: number; retries: number };
+
+const DEFAULTS: Settings = { baseUrl: 'http://127.0.0.1:4010', timeout: 30_000, retries: 2 };
+
+// One openapi-fetch client for every call: what differs (base URL, fetch, headers) travels in the
+// per-call options, so nothing is rebuilt per call. Made on first use: importing does no work.
+let openapi: ReturnType<typeof createClient<paths>> | undefined;
+
+async function send(
+  s: Settings,
+  token: string,
+  newPlant: NewPlant,
+  options: CreatePlantOptions & PlantStoreClientOptions = {},
+): Promise<Plant> {
+  if (typeof token !== 'string' || !token) throw new TypeError('token must be a non-empty string');
+  const body = newPlantBody(newPlant);
+  const {
+    signal,
+    requestId,
+    baseUrl = s.baseUrl,
+    fetch = s.fetch,
+    timeout = s.timeout,
+    retries = s.retries,
+  } = options;
+  const headers = s.headers && options.headers ? { ...s.headers, ...options.headers } : (options.headers ?? s.headers);
+  const what = `POST ${baseUrl.replace(/\/$/, '')}/plants`;
+  openapi ??= createClient<paths>({
+    Request: liteRequest as unknown as typeof Request,
+    bodySerializer: (serialized: unknown) => serialized,
+  });
+
+  for (let retry = 0; ; retry++) {
+    signal?.throwIfAborted();
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', abort);
+    let timedOut = false;
+    const timer =
+      timeout < Infinity
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeout)
+        : undefined;
+    // Whether fetch was reached: a throw before it is the caller's mistake (a bad header), not the network's.
+    let sent = false;
+    let failure!: PlantStoreError;
+    let retryAfter: string | null = null;
+    let answer;
+    try {
+      answer = await openapi.POST('/plants', {
+        baseUrl,
+        body: body as unknown as components['schemas']['NewPlant'],
+        headers,
+        // Last in openapi-fetch's merge, so no header of the caller's replaces the token.
+        params: { header: { 'X-Request-Id': requestId, Authorization: `Bearer ${token}` } as { 'X-Request-Id'?: string } },
+        parseAs: 'text',
+        signal: controller.signal,
+        fetch: (request) => {
+          sent = true;
+          const { url, init } = request as unknown as LiteRequest;
+          return (fetch ?? globalThis.fetch)(url, init);
+        },
+      });
+    } catch (cause) {
+      if (!sent) throw cause;
+      if (signal?.aborted) throw signal.reason;
+      failure = timedOut ? new PlantStoreTimeoutError(what, timeout) : new PlantStoreNetworkError(what, cause);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    }
+    if (answer) {
+      const { data, error, response } = answer;
+      if (response.ok) {
+        const plant = parsePlant(data);
+        if (plant) return plant;
+        throw new PlantStoreApiError(what, response, undefined, 'the answer is not a Plant');
+      }
+      failure = new PlantStoreApiError(what, response, error, `no Error body in the answer (${response.headers.get('content-type')})`);
+      // Rate limited or a server fault: worth another go, and safe, since the same create is a replay.
+      if (response.status !== 429 && response.status < 500) throw failure;
+      retryAfter = response.headers.get('retry-after');
+    }
+    // Written as "not below" so a NaN count means no retry rather than endless ones.
+    if (!(retry < retries)) throw failure;
+    await clock.sleep(retryDelay(retry, retryAfter), signal);
+  }
+}
+
+function parsePlant(text: string | undefined): Plant | undefined {
+  try {
+    const plant = JSON.parse(text!) as Plant;
+    if (typeof plant.name === 'string' && typeof (plant.tag ?? '') === 'string') return plant;
+  } catch {
+    // Not JSON (or null): the caller gets an API error naming the problem, not a SyntaxError.
+  }
+  return undefined;
+}
+
+/**
+ * Makes a client that holds shared settings (base URL, fetch, headers, timeout, retries).
+ * @example
+ * const client = createPlantStoreClient({ baseUrl: 'http://127.0.0.1:4010' });
+ * const plant = await client.createPlant(token, { id: 9007199254740993n, name: 'Fern', tag: 'shade' });
+ */
+export function createPlantStoreClient(options?: PlantStoreClientOptions): PlantStoreClient {
+  const s: Settings = { ...DEFAULTS, ...options };
+  return { createPlant: (token, newPlant, callOptions) => send(s, token, newPlant, callOptions) };
+}
+
+/**
+ * Creates a plant (openapi.yaml: POST /plants, operation createPlant) and resolves to the stored
+ * Plant. Safe to retry: the service answers the same create again as a replay.
+ * @example
+ * const plant = await createPlant(token, { id: 1, name: 'Fern' }, { baseUrl: 'http://127.0.0.1:4010' });
+ */
+export function createPlant(
+  token: string,
+  newPlant: NewPlant,
+  options?: CreatePlantOptions & PlantStoreClientOptions,
+): Promise<Plant> {
+  return send(DEFAULTS, token, newPlant, options);
+}

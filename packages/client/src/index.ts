@@ -1,0 +1,11 @@
+// Creating plants
+export { createPlant, createPlantStoreClient } from './create-plant.js';
+export type { CreatePlantOptions, PlantStoreClient, PlantStoreClientOptions } from './create-plant.js';
+
+// The spec's shapes
+export type { ErrorBody, NewPlant, Plant } from './types.js';
+
+// Errors and the spec's error codes
+export { PlantStoreApiError, PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
+// `ErrorCode` is both the constants object and the union type of its values.
+export { ErrorCode } from './generated/error-codes.js';

@@ -1,0 +1,38 @@
+/**
+ * Time and chance behind one object, so tests can replace them (`vi.spyOn(clock, 'sleep')`) and
+ * never wait for real backoff.
+ */
+export const clock = {
+  /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal!.reason);
+      };
+      // The listener goes when the pause ends: a long-lived signal must not collect one per retry.
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', abort);
+    });
+  },
+  random: Math.random,
+};
+
+/**
+ * The pause before retry number `retry` (0 for the first): the server's `Retry-After` (seconds or an
+ * HTTP date, RFC 9110 §10.2.3) when it sent one, capped at a minute (a longer pause is better
+ * answered with the error than with a hung call), otherwise exponential backoff from 0.5 s up to 8 s
+ * with full jitter, so clients that failed together do not come back together.
+ */
+export function retryDelay(retry: number, retryAfter: string | null | undefined): number {
+  if (retryAfter) {
+    const seconds = Number(retryAfter);
+    const ms = isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+    // A date in the past means now; an unreadable value falls through to the backoff.
+    if (!isNaN(ms)) return Math.min(Math.max(ms, 0), 60_000);
+  }
+  return clock.random() * Math.min(8000, 500 * 2 ** retry);
+}
