@@ -2,6 +2,7 @@
 // The plant-store-server command: flags and environment in, a running server out, and a clean
 // shutdown on SIGINT/SIGTERM (DECISIONS.md, "Reference server defaults").
 import { readFileSync } from 'node:fs';
+import type { FileStore } from './file-store.js';
 import { startPlantStoreServer } from './plant-store-server.js';
 import { USAGE, UsageError, parseCli } from './internal/cli-options.js';
 
@@ -36,6 +37,17 @@ async function main(): Promise<void> {
   }
 
   process.stdout.write(`Plant Store server listening on ${server.url}\n`);
+  const recovery = (server.store as Partial<FileStore>).recovery;
+  if (options.data !== undefined && recovery !== undefined) {
+    // What opening the file found, so an operator sees a repaired crash without reading the file.
+    const repaired =
+      recovery.truncatedBytes > 0
+        ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
+        : '';
+    process.stdout.write(
+      `Data: ${options.data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})\n`,
+    );
+  }
   if (options.tokens === undefined && server.tokens !== 'any') {
     process.stdout.write(`Token: ${server.tokens.join(', ')}\n`);
   } else if (server.tokens === 'any') {

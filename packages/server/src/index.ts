@@ -10,5 +10,11 @@ export type {
 } from './plant-store-server.js';
 
 // The durable store behind `data` / `--data`, for programs that open it themselves
-export { openFileStore } from './file-store.js';
-export type { FileStoreOptions } from './file-store.js';
+export { openFileStore, FileStoreError } from './file-store.js';
+export type {
+  FileStore,
+  FileStoreErrorCode,
+  FileStoreOptions,
+  FileStoreRecovery,
+  FileStoreStats,
+} from './file-store.js';

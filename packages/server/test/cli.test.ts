@@ -2,6 +2,9 @@
 // root `npm test` builds first). Every child is killed after its test; every wait is bounded.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { RawConnection, connectionRefused } from './helpers.js';
@@ -148,6 +151,37 @@ it('finishes a request in flight on SIGTERM, then exits 0', async () => {
   client.destroy();
   expect(answer?.status).toBe(200);
   expect(await result.exited).toBe(0);
+});
+
+it('keeps plants in the --data file across a SIGTERM and a restart, and says what it replayed', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'plant-store-cli-'));
+  try {
+    const path = join(dir, 'plants.log');
+    const first = run(['--port', '0', '--token', 't', '--data', path]);
+    const url = await listening(first);
+    expect(first.stdout).toContain(`Data: ${path} (new file)`);
+    expect((await create(url, 't', 7)).status).toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const second = run(['--port', '0', '--token', 't', '--data', path]);
+    const again = await listening(second);
+    expect(second.stdout).toContain(`Data: ${path} (1 plant replayed)`);
+    // Same id, same plant: a replay, which proves the first server's plant was on disk.
+    expect((await create(again, 't', 7)).status).toBe(200);
+    expect(
+      (
+        await fetch(`${again}/plants`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+          body: '{"id":7,"name":"Oak"}',
+        })
+      ).status,
+    ).toBe(400);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 it('exits 0 on SIGINT when idle', async () => {
