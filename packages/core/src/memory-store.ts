@@ -4,12 +4,13 @@ import { decodeEntry, encodeEntry, type Entry } from './internal/plant-entry.js'
 /** Ids within ±(2^53-1) are keyed by number: small ones are unboxed and cost nothing per entry. */
 type Key = number | bigint;
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const CREATED: InsertResult = Object.freeze({ created: true });
 
 /** The Map key of `id`; one id always maps to one key, so number and bigint keys never collide. */
 function keyOf(id: bigint): Key {
-  return id <= MAX_SAFE && id >= -MAX_SAFE ? Number(id) : id;
+  // Number() rounds only beyond 2^53, where the result is no longer a safe integer: no two ids share a key.
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : id;
 }
 
 /**

@@ -38,18 +38,29 @@ export function createBearerCheck(tokens: readonly string[] | 'any'): (header: s
 
   return (header) => {
     if (header === null) return AUTH_MISSING;
-    const space = header.indexOf(' ');
-    const scheme = space === -1 ? header : header.slice(0, space);
-    // RFC 9110 §11.1: the auth-scheme is case-insensitive.
-    if (scheme.length !== 6 || scheme.toLowerCase() !== 'bearer') return AUTH_MISSING;
-    let start = space + 1;
+    // RFC 9110 §11.1: the auth-scheme is case-insensitive; compared by char code to allocate nothing.
+    if (header.length < 6 || !isBearerScheme(header)) return AUTH_MISSING;
+    if (header.length > 6 && header.charCodeAt(6) !== 32) return AUTH_MISSING; // `Bearerx…` is another scheme
+    let start = 7;
     while (start < header.length && header.charCodeAt(start) === 32) start++;
-    if (space === -1 || start >= header.length) return AUTH_MISSING;
-    const token = header.slice(start);
+    if (start >= header.length) return AUTH_MISSING;
+    const token = start === 7 ? header.slice(7) : header.slice(start);
     if (!TOKEN68.test(token)) return AUTH_INVALID;
     if (accepted.length === 0) return AUTH_OK;
     return matchesAny(token, accepted) ? AUTH_OK : AUTH_INVALID;
   };
+}
+
+/** Whether `header` starts with `bearer` in any case (ASCII letters OR 0x20 are lower case). */
+function isBearerScheme(header: string): boolean {
+  return (
+    (header.charCodeAt(0) | 32) === 98 &&
+    (header.charCodeAt(1) | 32) === 101 &&
+    (header.charCodeAt(2) | 32) === 97 &&
+    (header.charCodeAt(3) | 32) === 114 &&
+    (header.charCodeAt(4) | 32) === 101 &&
+    (header.charCodeAt(5) | 32) === 114
+  );
 }
 
 /**
@@ -65,7 +76,11 @@ function matchesAny(token: string, accepted: readonly Uint8Array[]): boolean {
     const m = want.length;
     // Lengths differ → mismatch, but still walk the presented token so the work depends on its length only.
     let diff = n ^ m;
-    for (let i = 0; i < n; i++) diff |= token.charCodeAt(i) ^ want[i % m]!;
+    // j wraps around the accepted token; its pattern depends on the lengths only, never on a byte.
+    for (let i = 0, j = 0; i < n; i++) {
+      diff |= token.charCodeAt(i) ^ want[j]!;
+      if (++j === m) j = 0;
+    }
     found |= ((diff - 1) >>> 31) & 1;
   }
   return found === 1;
