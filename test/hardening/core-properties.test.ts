@@ -278,3 +278,54 @@ test('never puts the token or a string of the request body into any answer', asy
     settings(500),
   );
 });
+
+/** Header text as a client may send it: any byte but NUL, CR and LF, as latin1 characters. */
+const headerText = (maxLength: number) =>
+  fc
+    .array(fc.integer({ min: 1, max: 255 }).filter((c) => c !== 10 && c !== 13), { maxLength })
+    .map((codes) => String.fromCharCode(...codes).trim());
+
+test('answers any method, path, authorization and content type with a code from the table, never a 500', async () => {
+  const app = newApp();
+  const request = fc.record({
+    method: fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'X-CUSTOM'),
+    path: fc.oneof(
+      fc.constantFrom('/plants', '/plants/', '//plants', '/PLANTS', '/plants/1', '/', '/plants%2f', '/pl%61nts', '/./plants', '/x/../plants'),
+      fc.webPath(),
+    ),
+    query: fc.option(fc.webQueryParameters(), { nil: undefined }),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${TOKEN}`),
+      fc.constantFrom('bearer', 'BEARER', 'Bearer', 'Basic', 'Bearer\t', 'Token').map((s) => `${s} ${TOKEN}`),
+      headerText(40).map((t) => `Bearer ${t}`),
+      headerText(60),
+      fc.constant(undefined),
+    ),
+    contentType: fc.oneof(fc.constantFrom('application/json', 'APPLICATION/JSON;charset=UTF-8', undefined), headerText(40)),
+  });
+  await fc.assert(
+    fc.asyncProperty(request, fc.integer({ min: 0, max: 2 ** 40 }), async (r, id) => {
+      const headers: Record<string, string> = {};
+      if (r.authorization !== undefined) headers.authorization = r.authorization;
+      if (r.contentType !== undefined) headers['content-type'] = r.contentType;
+      const hasBody = r.method !== 'GET' && r.method !== 'HEAD';
+      const answer = await app
+        .fetch(
+          new Request(`http://plant.test${r.path}${r.query ? `?${r.query}` : ''}`, {
+            method: r.method,
+            headers,
+            ...(hasBody && { body: `{"id":${id},"name":"n"}` }),
+          }),
+        )
+        .then(answerOf);
+      const parsed = expectWellFormed(answer);
+      expect(answer.status).not.toBe(500);
+      if (parsed.error === 40101 || parsed.error === 40102) {
+        expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm="plant-store"/);
+      }
+      if (parsed.error === 40501) expect(answer.headers.allow).toMatch(/POST/);
+      if (r.authorization !== undefined && r.authorization.includes(TOKEN)) expect(answer.body).not.toContain(TOKEN);
+    }),
+    settings(600),
+  );
+});

@@ -378,3 +378,56 @@ test('closes an idle keep-alive connection after its timeout and keeps serving n
     await slowServer.close();
   }
 });
+
+// ---- the body limit, to the byte -------------------------------------------------------------
+
+test('accepts a body of exactly the limit and refuses one byte more, by Content-Length and chunked', async () => {
+  const limited = await startPlantStoreServer({ port: 0, tokens: [TOKEN], bodyLimit: 64 });
+  try {
+    const padded = (id: number, size: number) => {
+      const body = `{"id":${id},"name":"limit"}`;
+      return body + ' '.repeat(size - body.length);
+    };
+    const chunked = (body: string) =>
+      head([...base, 'Transfer-Encoding: chunked', 'Connection: close']) +
+      `${(10).toString(16)}\r\n${body.slice(0, 10)}\r\n${(body.length - 10).toString(16)}\r\n${body.slice(10)}\r\n0\r\n\r\n`;
+    const cases: [string, string, number][] = [
+      ['64 bytes by Content-Length', postBytes(padded(1, 64)).toString('latin1'), 200],
+      ['65 bytes by Content-Length', postBytes(padded(2, 65)).toString('latin1'), 413],
+      ['64 bytes chunked', chunked(padded(3, 64)), 200],
+      ['65 bytes chunked', chunked(padded(4, 65)), 413],
+    ];
+    for (const [what, bytes, status] of cases) {
+      const { answers } = await exchange(limited.port, bytes);
+      expect(answers[0]?.status, what).toBe(status);
+      expectWellFormed(answers[0]!);
+    }
+    expect(await limited.store.size()).toBe(2);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('answers Authorization headers with odd bytes, huge tokens and stray whitespace with 401, never a fault', async () => {
+  const values = [
+    'Bearer t\u00f6ken',
+    `Bearer ${'x'.repeat(8_000)}`,
+    'Bearer ',
+    'Bearer\t\thardening-token',
+    'Bearer hardening-token hardening-token',
+    'Bearer hardening-tokeN',
+    'Bearer hardening-token\u00ff',
+    '\u00ff\u00fe',
+  ];
+  for (const value of values) {
+    const id = freshId();
+    const bytes = Buffer.concat([
+      Buffer.from(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: ${value}\r\nContent-Type: application/json\r\n`, 'latin1'),
+      postBytes(`{"id":${id},"name":"a"}`, { token: null, contentType: null }).subarray(Buffer.from('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n').length),
+    ]);
+    const { answers } = await exchange(port, bytes);
+    const parsed = expectWellFormed(answers[0]!);
+    expect([40101, 40102], JSON.stringify(value.slice(0, 40))).toContain(parsed.error);
+    expect(await server.store.get(id)).toBeUndefined();
+  }
+});
