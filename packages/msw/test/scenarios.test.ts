@@ -6,6 +6,7 @@ import {
   PlantStoreTimeoutError,
 } from '@plant-store/client';
 import { createPlantStoreHandlers } from '@plant-store/msw';
+import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 
@@ -103,4 +104,29 @@ it('overrides createPlant only: other methods still get the service 405 while a 
   server.use(scenarios.internalError());
   const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'GET' });
   expect(response.status).toBe(405);
+});
+
+// A scenario must be indistinguishable from the real failure it stands for: same status, the headers
+// a client reads, and the same body text.
+it.each([
+  ['unauthorized()', () => scenarios.unauthorized(), { authorization: 'Bearer wrong', 'content-type': 'application/json' }, '{"id":1,"name":"a"}'],
+  ['unauthorized(40101)', () => scenarios.unauthorized(ErrorCode.MISSING_CREDENTIALS), { 'content-type': 'application/json' }, '{"id":1,"name":"a"}'],
+  ['invalidJson()', () => scenarios.invalidJson(), { authorization: 'Bearer t', 'content-type': 'application/json' }, '{"id":'],
+  ['idConflict()', () => scenarios.idConflict(), { authorization: 'Bearer t', 'content-type': 'application/json' }, '{"id":1,"name":"other"}'],
+  ['error(41501)', () => scenarios.error(ErrorCode.UNSUPPORTED_MEDIA_TYPE), { authorization: 'Bearer t', 'content-type': 'text/plain' }, '{"id":1,"name":"a"}'],
+] as const)('answers %s exactly as the service answers that failure', async (_name, scenario, headers, body) => {
+  const strict = createPlantStoreHandlers({ tokens: ['t'] });
+  await strict.store.insert({ id: 1n, name: 'a' });
+  const request = () =>
+    new Request(`${strict.baseUrl}/plants`, { method: 'POST', headers: { ...headers, 'x-request-id': 'same-1' }, body });
+  const real = await getResponse(strict.handlers, request());
+  const mocked = await getResponse([scenario()], request());
+  const view = async (response: Response | undefined) => ({
+    status: response?.status,
+    contentType: response?.headers.get('content-type'),
+    challenge: response?.headers.get('www-authenticate'),
+    requestId: response?.headers.get('x-request-id'),
+    body: await response?.text(),
+  });
+  expect(await view(mocked)).toEqual(await view(real));
 });
