@@ -325,6 +325,12 @@ let memory;
 let bundle;
 try {
   servers = wants('servers') ? await benchServers(tmp) : undefined;
+  if (servers) {
+    servers.fsync = await runChild([join(HERE, 'lib', 'fsync-probe.mjs'), JSON.stringify({ dir: tmp })], {
+      core: SERVER_CORE,
+      timeoutMs: 60_000,
+    }).catch(() => undefined);
+  }
   client = await attempt('client', benchClient);
   msw = await attempt('msw', benchMsw);
   memory = await attempt('memory', benchMemory);
@@ -356,6 +362,11 @@ if (servers) {
     '',
     '- fastify cannot keep int64 ids exactly (its schema sees the id after `JSON.parse`), so it accepts `1.00000000000000000001` and confuses ids past 2^53; it also replaces invalid UTF-8 instead of refusing it. The loads use ids below 2^53 so it runs the same 200 path.',
     ...notes,
+    ...(servers.fsync
+      ? [
+          `- The durable rows ack each create only after its batch is written and \`fdatasync\`ed, one batch in flight at a time, so they are bound by the disk: one append + \`fdatasync\` in the temp directory took p50 ${fmt.ms(servers.fsync.p50Ms)} ms, p99 ${fmt.ms(servers.fsync.p99Ms)} ms (${servers.fsync.count} sequential, measured after the loads). With ${plan.connections} connections at most ${plan.connections} creates share one sync.`,
+        ]
+      : []),
     '',
   );
 } else {
