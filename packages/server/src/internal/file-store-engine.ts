@@ -114,7 +114,7 @@ export class FileStoreEngine implements PlantStore {
   readonly #fd: number;
   readonly #io: FileStoreIo;
   readonly #lock: HeldLock;
-  readonly #index = new PlantIndex();
+  readonly #index: PlantIndex;
   readonly #pending = new Map<bigint, PendingRecord>();
   #queue: Array<PendingRecord | PendingClear> = [];
   #size: number;
@@ -133,7 +133,7 @@ export class FileStoreEngine implements PlantStore {
     io: FileStoreIo,
     lock: HeldLock,
     size: number,
-    plants: StoredPlant[],
+    index: PlantIndex,
     recovery: FileStoreRecovery,
   ) {
     this.path = file;
@@ -141,7 +141,7 @@ export class FileStoreEngine implements PlantStore {
     this.#io = io;
     this.#lock = lock;
     this.#size = size;
-    for (const plant of plants) this.#index.set(plant);
+    this.#index = index;
     this.recovery = recovery;
   }
 
@@ -164,7 +164,8 @@ export class FileStoreEngine implements PlantStore {
         created = false;
         fd = fs.openSync(resolved, fs.constants.O_RDWR);
       }
-      const scan = scanLog(fs.readFileSync(fd), resolved);
+      const index = new PlantIndex();
+      const scan = scanLog(fs.readFileSync(fd), resolved, index);
       const length = fs.fstatSync(fd).size;
       let size = scan.end;
       if (scan.needsHeader) {
@@ -179,8 +180,8 @@ export class FileStoreEngine implements PlantStore {
       }
       if (created) syncDirectory(path.dirname(resolved));
       const truncatedBytes = scan.tornReason === undefined ? 0 : length - scan.end;
-      return new FileStoreEngine(resolved, fd, io, lock, size, scan.plants, {
-        plants: scan.plants.length,
+      return new FileStoreEngine(resolved, fd, io, lock, size, index, {
+        plants: scan.count,
         truncatedBytes,
         created,
         ...(truncatedBytes > 0 ? { truncatedAt: scan.end, reason: scan.tornReason } : {}),

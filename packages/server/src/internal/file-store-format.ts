@@ -45,12 +45,23 @@ export function encodePlant(plant: StoredPlant): Buffer {
 /** Why a line is not a record, or the record's JSON value. */
 type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 
+function hexDigit(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  return -1;
+}
+
 function parseLine(buf: Buffer, start: number, end: number): Parsed {
   if (end - start < PREFIX + 2) return { ok: false, reason: 'record too short' };
-  const hex = buf.toString('latin1', start, start + 8);
-  if (!/^[0-9a-f]{8}$/.test(hex) || buf[start + 8] !== SP) return { ok: false, reason: 'no checksum' };
+  let expected = 0;
+  for (let i = start; i < start + 8; i++) {
+    const digit = hexDigit(buf[i]!);
+    if (digit < 0) return { ok: false, reason: 'no checksum' };
+    expected = expected * 16 + digit;
+  }
+  if (buf[start + 8] !== SP) return { ok: false, reason: 'no checksum' };
   const body = buf.subarray(start + PREFIX, end);
-  if (crc32(body) !== Number.parseInt(hex, 16)) return { ok: false, reason: 'checksum mismatch' };
+  if (crc32(body) !== expected) return { ok: false, reason: 'checksum mismatch' };
   try {
     return { ok: true, value: JSON.parse(body.toString('utf8')) };
   } catch {
@@ -58,22 +69,41 @@ function parseLine(buf: Buffer, start: number, end: number): Parsed {
   }
 }
 
-function toPlant(value: unknown): StoredPlant | string {
+/** A record's JSON, once {@link checkRecord} has accepted it. */
+export interface PlantRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly tag?: string;
+}
+
+/** Why `value` is not a plant record, or `undefined` when it is one. */
+function checkRecord(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'record is not an object';
-  const { id, name, tag, ...rest } = value as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) return 'record has unknown fields';
+  const { id, name, tag } = value as Record<string, unknown>;
+  let fields = 0;
+  for (const _ in value) fields++;
+  if (fields !== (tag === undefined ? 2 : 3)) return 'record has unknown fields';
   if (typeof id !== 'string' || !DECIMAL.test(id)) return 'record id is not a decimal string';
-  const big = BigInt(id);
-  if (big < INT64_MIN || big > INT64_MAX) return 'record id is outside int64';
+  // Only ids of 19 digits or more can leave int64; skip the BigInt for the rest.
+  if (id.length >= 19) {
+    const big = BigInt(id);
+    if (big < INT64_MIN || big > INT64_MAX) return 'record id is outside int64';
+  }
   if (typeof name !== 'string') return 'record name is not a string';
   if (tag !== undefined && typeof tag !== 'string') return 'record tag is not a string';
-  return tag === undefined ? { id: big, name } : { id: big, name, tag };
+  return undefined;
+}
+
+/** Where a replay puts the records it accepts. */
+export interface ReplaySink {
+  /** Takes one record; `false` when its id was seen already. */
+  add(record: PlantRecord): boolean;
 }
 
 /** What replaying a log found. */
 export interface ScanResult {
-  /** Every intact record, in file order. */
-  readonly plants: StoredPlant[];
+  /** How many records were replayed. */
+  readonly count: number;
   /** Length of the intact prefix; the file is cut here when it is longer. */
   readonly end: number;
   /** The header is missing or torn (a new, or cleared-then-crashed, file): write it at byte 0. */
@@ -84,7 +114,7 @@ export interface ScanResult {
 
 function isRecord(buf: Buffer, start: number, end: number): boolean {
   const parsed = parseLine(buf, start, end);
-  return parsed.ok && typeof toPlant(parsed.value) !== 'string';
+  return parsed.ok && checkRecord(parsed.value) === undefined;
 }
 
 /**
@@ -93,10 +123,10 @@ function isRecord(buf: Buffer, start: number, end: number): boolean {
  * reported for truncation. A damaged record followed by an intact one is refused: records after it
  * were fsynced, so the damage hit acknowledged data and dropping it would lose plants silently.
  */
-export function scanLog(buf: Buffer, path: string): ScanResult {
-  if (buf.length === 0) return { plants: [], end: 0, needsHeader: true };
+export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult {
+  if (buf.length === 0) return { count: 0, end: 0, needsHeader: true };
   if (buf.length < HEADER_LINE.length && HEADER_LINE.subarray(0, buf.length).equals(buf)) {
-    return { plants: [], end: 0, needsHeader: true, tornReason: 'torn header' };
+    return { count: 0, end: 0, needsHeader: true, tornReason: 'torn header' };
   }
   if (!buf.subarray(0, HEADER_LINE.length).equals(HEADER_LINE)) {
     const nl = buf.indexOf(NL);
@@ -116,8 +146,7 @@ export function scanLog(buf: Buffer, path: string): ScanResult {
     );
   }
 
-  const plants: StoredPlant[] = [];
-  const seen = new Set<bigint>();
+  let count = 0;
   let pos = HEADER_LINE.length;
   while (pos < buf.length) {
     const nl = buf.indexOf(NL, pos);
@@ -126,22 +155,22 @@ export function scanLog(buf: Buffer, path: string): ScanResult {
       reason = 'incomplete last record';
     } else {
       const parsed = parseLine(buf, pos, nl);
-      const plant = parsed.ok ? toPlant(parsed.value) : parsed.reason;
-      if (typeof plant !== 'string') {
-        if (seen.has(plant.id)) {
+      const problem = parsed.ok ? checkRecord(parsed.value) : parsed.reason;
+      if (problem === undefined) {
+        const record = (parsed as { value: PlantRecord }).value;
+        if (!sink.add(record)) {
           throw new FileStoreError(
             'corrupt',
             path,
-            `${path} is damaged at byte ${pos}: id ${plant.id} is stored twice, which this store never writes. Refusing to start rather than guess which one is right.`,
+            `${path} is damaged at byte ${pos}: id ${record.id} is stored twice, which this store never writes. Refusing to start rather than guess which one is right.`,
             { offset: pos },
           );
         }
-        seen.add(plant.id);
-        plants.push(plant);
+        count++;
         pos = nl + 1;
         continue;
       }
-      reason = plant;
+      reason = problem;
     }
     for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < buf.length; ) {
       const nextNl = buf.indexOf(NL, next);
@@ -156,7 +185,7 @@ export function scanLog(buf: Buffer, path: string): ScanResult {
       }
       next = nextNl + 1;
     }
-    return { plants, end: pos, needsHeader: false, tornReason: reason };
+    return { count, end: pos, needsHeader: false, tornReason: reason };
   }
-  return { plants, end: pos, needsHeader: false };
+  return { count, end: pos, needsHeader: false };
 }

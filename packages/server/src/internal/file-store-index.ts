@@ -21,6 +21,12 @@ function keyOf(id: bigint): Key {
   return id <= MAX_SAFE && id >= -MAX_SAFE ? Number(id) : id;
 }
 
+/** The key of a decimal id as the log spells it, without a BigInt for ids of up to 15 digits. */
+function keyOfText(id: string): Key {
+  const digits = id.charCodeAt(0) === 0x2d ? id.length - 1 : id.length;
+  return digits <= 15 ? Number(id) : keyOf(BigInt(id));
+}
+
 function toPlant(id: bigint, entry: Entry): StoredPlant {
   return typeof entry === 'string' ? { id, name: entry } : { id, name: entry.name, tag: entry.tag };
 }
@@ -40,6 +46,14 @@ export class PlantIndex {
 
   set(plant: StoredPlant): void {
     this.#plants.set(keyOf(plant.id), plant.tag === undefined ? plant.name : new Tagged(plant.name, plant.tag));
+  }
+
+  /** Adds a replayed record (id as decimal text); `false`, changing nothing, when the id is taken. */
+  add(record: { readonly id: string; readonly name: string; readonly tag?: string }): boolean {
+    const key = keyOfText(record.id);
+    if (this.#plants.has(key)) return false;
+    this.#plants.set(key, record.tag === undefined ? record.name : new Tagged(record.name, record.tag));
+    return true;
   }
 
   list(): StoredPlant[] {
