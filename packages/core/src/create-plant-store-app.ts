@@ -5,7 +5,7 @@ import { AUTH_MISSING, AUTH_OK, createBearerCheck } from './internal/bearer-auth
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
-import { toNewPlant } from './internal/new-plant.js';
+import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
 import { requestIdOf } from './internal/request-id.js';
 import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, plantBody } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
@@ -47,6 +47,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
   const maxAge = String(cors?.maxAge ?? DEFAULT_CORS_MAX_AGE);
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
   const bodies = fixedBodies(plantsPath, limit);
+  const plantErrorBodies = new Map(Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]));
   // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (DECISIONS.md, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -133,7 +134,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
         return fail(400, text.trim() === '' ? bodies.emptyBody : bodies.notJson, requestId, origin);
       }
       const plant = toNewPlant(value, text);
-      if (typeof plant === 'string') return fail(400, errorBody(ErrorCode.INVALID_PLANT, plant), requestId, origin);
+      if (typeof plant === 'string') return fail(400, plantErrorBodies.get(plant)!, requestId, origin);
 
       const result = await store.insert(plant);
       let stored: StoredPlant = plant;

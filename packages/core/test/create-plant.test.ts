@@ -273,6 +273,24 @@ describe('body limit', () => {
     expect(pulls).toBeLessThan(5);
   });
 
+  it('reads a body that arrives in many chunks whole', async () => {
+    const app = makeApp();
+    const parts = ['{"id":90071992547409', '93,"na', 'me":"Fe', 'rn 🌿"}'];
+    const bytes = new TextEncoder().encode(parts.join(''));
+    // Split inside the 4-byte emoji too: decoding happens once, after reading.
+    const cuts = [0, 7, 20, 31, bytes.length - 3, bytes.length];
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 1; i < cuts.length; i++) controller.enqueue(bytes.slice(cuts[i - 1], cuts[i]));
+        controller.close();
+      },
+    });
+    const req = new Request(`${URL_BASE}/plants`, { method: 'POST', headers: AUTH_JSON, body: stream, duplex: 'half' } as RequestInit);
+    const res = await read(await app.fetch(req));
+    expect(res.json).toEqual({ name: 'Fern 🌿' });
+    expect(await app.store.get(9007199254740993n)).toEqual({ id: 9007199254740993n, name: 'Fern 🌿' });
+  });
+
   it('accepts a body of exactly the limit and refuses one byte more', async () => {
     const body = '{"id":1,"name":"a"}';
     const exact = makeApp({ bodyLimit: body.length });
@@ -384,6 +402,33 @@ describe('faults', () => {
     });
     expect(res.status).toBe(500);
     expect(onError.mock.calls[0]![1]).toBe(res.headers['x-request-id']);
+  });
+});
+
+describe('what answers never contain', () => {
+  it('never repeats request data, tokens or stack traces in any answer', async () => {
+    const app = makeApp({ tokens: [TOKEN, 'MARKERTOKEN'], bodyLimit: 200 });
+    const requests = [
+      createRequest('{"id":"MARKER","name":"MARKER"}'),
+      createRequest('{"id":1,"name":["MARKER"]}'),
+      createRequest('{"MARKER":1}'),
+      createRequest('MARKER'),
+      createRequest('{"id":1,"name":"a","tag":{"MARKER":1}}'),
+      createRequest('{"id":1,"name":"a"}', { headers: { authorization: 'Bearer MARKERTOKENX' } }),
+      createRequest('{"id":1,"name":"a"}', { headers: { authorization: 'MARKER MARKERTOKEN' } }),
+      createRequest('{"id":1,"name":"a"}', { headers: { 'content-type': 'text/MARKER' } }),
+      createRequest('{"id":1,"name":"a"}', { path: '/MARKER' }),
+      createRequest(`{"id":1,"name":"${'MARKER'.repeat(50)}"}`),
+      new Request(`${URL_BASE}/plants?MARKER=1`, { method: 'DELETE', headers: { 'x-request-id': 'MARKER id' } }),
+    ];
+    for (const request of requests) {
+      const res = await read(await app.fetch(request));
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      const everything = res.text + JSON.stringify([...res.headers]);
+      expect(everything).not.toContain('MARKER');
+      // Stack frames look like `    at fn (file.js:1:2)`.
+      expect(everything).not.toMatch(/\s{2,}at |\.[cm]?[jt]s\b|:\d+:\d+|Error:/);
+    }
   });
 });
 

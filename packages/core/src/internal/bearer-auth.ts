@@ -1,9 +1,12 @@
 // Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes DECISIONS.md names.
 
-/** The result of judging an `Authorization` header: accepted, or the error code to answer. */
+/** The credentials are accepted. */
 export const AUTH_OK = 0;
+/** No usable credentials: the 40101 answer. */
 export const AUTH_MISSING = 40101;
+/** A bearer token that is not accepted: the 40102 answer. */
 export const AUTH_INVALID = 40102;
+/** The result of judging an `Authorization` header: accepted, or the error code to answer. */
 export type AuthOutcome = typeof AUTH_OK | typeof AUTH_MISSING | typeof AUTH_INVALID;
 
 /**

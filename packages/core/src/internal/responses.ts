@@ -13,8 +13,9 @@ export function plantBody(name: string, tag: string | undefined): string {
     : '{"name":' + JSON.stringify(name) + ',"tag":' + JSON.stringify(tag) + '}';
 }
 
-/** RFC 6750 §3 challenges. */
+/** RFC 6750 §3 challenge of a request without usable credentials (no error attribute: none was tried). */
 export const CHALLENGE_MISSING = 'Bearer realm="plant-store"';
+/** RFC 6750 §3.1 challenge of a refused token. */
 export const CHALLENGE_INVALID = 'Bearer realm="plant-store", error="invalid_token"';
 
 /** The messages of the fixed failures. None repeats request data (DECISIONS.md, Failures). */
