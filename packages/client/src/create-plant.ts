@@ -74,8 +74,7 @@ async function send(
     timeout = s.timeout,
     retries = s.retries,
   } = options;
-  const headers = s.headers && options.headers ? { ...s.headers, ...options.headers } : (options.headers ?? s.headers);
-  const what = `POST ${baseUrl.replace(/\/$/, '')}/plants`;
+  const headers = { ...s.headers, ...options.headers };
   openapi ??= createClient<paths>({
     Request: liteRequest as unknown as typeof Request,
     bodySerializer: (serialized: unknown) => serialized,
@@ -86,16 +85,10 @@ async function send(
     const controller = new AbortController();
     const abort = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', abort);
-    let timedOut = false;
-    const timer =
-      timeout < Infinity
-        ? setTimeout(() => {
-            timedOut = true;
-            controller.abort();
-          }, timeout)
-        : undefined;
-    // Whether fetch was reached: a throw before it is the caller's mistake (a bad header), not the network's.
-    let sent = false;
+    const timer = timeout < Infinity ? setTimeout(() => controller.abort(), timeout) : undefined;
+    // `METHOD URL` for messages, set when fetch is reached: a throw before that is the caller's mistake
+    // (a bad header), not the network's.
+    let what = '';
     let failure!: PlantStoreError;
     let retryAfter: string | null = null;
     let answer;
@@ -109,15 +102,16 @@ async function send(
         parseAs: 'text',
         signal: controller.signal,
         fetch: (request) => {
-          sent = true;
           const { url, init } = request as unknown as LiteRequest;
+          what = `POST ${url}`;
           return (fetch ?? globalThis.fetch)(url, init);
         },
       });
     } catch (cause) {
-      if (!sent) throw cause;
+      if (!what) throw cause;
       if (signal?.aborted) throw signal.reason;
-      failure = timedOut ? new PlantStoreTimeoutError(what, timeout) : new PlantStoreNetworkError(what, cause);
+      // Not the caller's abort, so an abort can only be the timer's.
+      failure = controller.signal.aborted ? new PlantStoreTimeoutError(what, timeout) : new PlantStoreNetworkError(what, cause);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);

@@ -5,11 +5,11 @@ import type { ErrorBody } from './types.js';
 // versions) has two classes of each name, and the guards must still recognise the other copy's errors.
 const BRAND = Symbol.for('@plant-store/client/error');
 
+// The brand's value is the class's name, so one string serves `name` and the guards.
 const kind = (value: unknown): unknown => (value as Record<symbol, unknown> | null | undefined)?.[BRAND];
 
-function mark(error: { prototype: Error }, name: string, brand: string): void {
-  error.prototype.name = name;
-  (error.prototype as unknown as Record<symbol, string>)[BRAND] = brand;
+function mark(error: { prototype: Error }, name: string): void {
+  error.prototype.name = (error.prototype as unknown as Record<symbol, string>)[BRAND] = name;
 }
 
 /**
@@ -45,7 +45,7 @@ export class PlantStoreApiError extends PlantStoreError {
    */
   constructor(request: string, response: Response, body: unknown, problem: string) {
     const errorBody =
-      typeof (body as ErrorBody)?.message === 'string' && Number.isInteger((body as ErrorBody).error)
+      typeof (body as ErrorBody)?.message === 'string' && typeof (body as ErrorBody).error === 'number'
         ? (body as ErrorBody)
         : undefined;
     super(`${request} failed with ${response.status}: ${errorBody ? errorBody.message : problem}`);
@@ -58,7 +58,7 @@ export class PlantStoreApiError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreApiError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreApiError {
-    return kind(value) === 'api';
+    return kind(value) === 'PlantStoreApiError';
   }
 }
 
@@ -71,7 +71,7 @@ export class PlantStoreNetworkError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreNetworkError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreNetworkError {
-    return kind(value) === 'network';
+    return kind(value) === 'PlantStoreNetworkError';
   }
 }
 
@@ -88,11 +88,11 @@ export class PlantStoreTimeoutError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreTimeoutError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreTimeoutError {
-    return kind(value) === 'timeout';
+    return kind(value) === 'PlantStoreTimeoutError';
   }
 }
 
-mark(PlantStoreError, 'PlantStoreError', 'base');
-mark(PlantStoreApiError, 'PlantStoreApiError', 'api');
-mark(PlantStoreNetworkError, 'PlantStoreNetworkError', 'network');
-mark(PlantStoreTimeoutError, 'PlantStoreTimeoutError', 'timeout');
+mark(PlantStoreError, 'PlantStoreError');
+mark(PlantStoreApiError, 'PlantStoreApiError');
+mark(PlantStoreNetworkError, 'PlantStoreNetworkError');
+mark(PlantStoreTimeoutError, 'PlantStoreTimeoutError');

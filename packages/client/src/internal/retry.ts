@@ -6,6 +6,8 @@ export const clock = {
   /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
+      // An abort that came before the pause would never fire the listener; a throw here rejects.
+      signal?.throwIfAborted();
       const abort = () => {
         clearTimeout(timer);
         reject(signal!.reason);
