@@ -188,6 +188,41 @@ describe('POST /plants', () => {
   });
 });
 
+describe('handle and fetch', () => {
+  it('gives the same answers through handle as through fetch', async () => {
+    const cases: { path?: string; method?: string; headers: Record<string, string>; body?: string }[] = [
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r1' }, body: '{"id":9007199254740993,"name":"Fern","tag":"t"}' },
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r2' }, body: '{"id":9007199254740993,"name":"Ivy"}' },
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r3' }, body: '{"id":1}' },
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r4' }, body: '' },
+      { headers: { 'content-type': 'application/json', 'x-request-id': 'r5' }, body: '{}' },
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r6' }, path: '/nope', body: '{}' },
+      { headers: { ...AUTH_JSON, 'x-request-id': 'r7' }, method: 'PUT', body: '{}' },
+    ];
+    const viaFetch = makeApp();
+    const viaHandle = makeApp();
+    for (const c of cases) {
+      const res = await viaFetch.fetch(
+        new Request(URL_BASE + (c.path ?? '/plants'), { method: c.method ?? 'POST', headers: c.headers, body: c.body ?? null }),
+      );
+      const answer = await viaHandle.handle(plainRequest({ ...c, body: c.body ?? null }).request);
+      expect({ status: answer.status, headers: answer.headers, body: answer.body }).toEqual({
+        status: res.status,
+        headers: Object.fromEntries(res.headers),
+        body: await res.text(),
+      });
+    }
+    expect(await viaHandle.store.list()).toEqual(await viaFetch.store.list());
+  });
+
+  it('accepts a body that starts with a UTF-8 byte order mark (RFC 8259 §8.1 lets parsers ignore it)', async () => {
+    const app = makeApp();
+    const json = new TextEncoder().encode('{"id":1,"name":"a"}');
+    const res = await app.fetch(createRequest(new Uint8Array([0xef, 0xbb, 0xbf, ...json])));
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('routing', () => {
   it('answers 404 40401 for any other path, including a trailing slash and another case', async () => {
     const app = makeApp();
