@@ -44,7 +44,9 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
   const onError = options.onError;
   const cors = options.cors;
   const originAllowed = cors === undefined ? undefined : createOriginCheck(cors);
-  const maxAge = String(cors?.maxAge ?? DEFAULT_CORS_MAX_AGE);
+  const maxAgeSeconds = cors?.maxAge ?? DEFAULT_CORS_MAX_AGE;
+  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) throw new TypeError('cors.maxAge must be a whole number of seconds, 0 or more');
+  const maxAge = String(maxAgeSeconds);
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
   const bodies = fixedBodies(plantsPath, limit);
   const plantErrorBodies = new Map(Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]));

@@ -107,8 +107,9 @@ describe('CORS', () => {
     }
   });
 
-  it('refuses origins with a path or trailing slash at creation', () => {
+  it('refuses origins with a trailing slash, empty origins and a negative max age at creation', () => {
     expect(() => makeApp({ cors: { origins: ['https://app.example/'] } })).toThrow(TypeError);
     expect(() => makeApp({ cors: { origins: [''] } })).toThrow(TypeError);
+    expect(() => makeApp({ cors: { origins: '*', maxAge: -1 } })).toThrow(TypeError);
   });
 });
