@@ -88,7 +88,7 @@ describe('the release procedure', () => {
     for (const short of shorts) expect(lock.packages[`packages/${short}`].version).toBe(version);
   }, 200_000);
 
-  it('changeset publish publishes the four packages at that version, public, with their dist and CHANGELOG', async () => {
+  it('changeset publish publishes the four packages at that version, public, with their dist', async () => {
     const version = readJson(pkgJson('core')).version;
     registry = await startRegistryStandIn();
     const npmrc = join(copy, '.npmrc-rehearsal');
@@ -109,7 +109,7 @@ describe('the release procedure', () => {
       expect(p.version).toBe(version);
       expect(p.distTags).toEqual({ latest: version });
       expect(p.access).toBe('public');
-      expect(p.files).toEqual(expect.arrayContaining(['package.json', 'CHANGELOG.md', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']));
+      expect(p.files).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']));
     }
     expect(byName['@plant-store/server']!.manifest.dependencies['@plant-store/core']).toBe(`^${version}`);
     expect(byName['@plant-store/msw']!.manifest.dependencies['@plant-store/core']).toBe(`^${version}`);
