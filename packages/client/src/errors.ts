@@ -5,21 +5,27 @@ import type { ErrorBody } from './types.js';
 // versions) has two classes of each name, and the guards must still recognise the other copy's errors.
 const BRAND = Symbol.for('@plant-store/client/error');
 
-// The brand's value is the class's name, so one string serves `name` and the guards.
-const kind = (value: unknown): unknown => (value as Record<symbol, unknown> | null | undefined)?.[BRAND];
-
-function mark(error: { prototype: Error }, name: string): void {
-  error.prototype.name = (error.prototype as unknown as Record<symbol, string>)[BRAND] = name;
-}
+// Branded instances and `name` fields rather than prototype edits after the classes: a top-level
+// statement would keep every class in a bundle that imports only `ErrorCode`.
+const branded = (value: unknown, name?: string): boolean =>
+  (value as Record<symbol, unknown> | null | undefined)?.[BRAND] === true && (!name || (value as Error).name === name);
 
 /**
  * The base of every error the client throws for a failed request; input mistakes are `TypeError`s
  * and a caller's abort rejects with the signal's reason.
  */
 export class PlantStoreError extends Error {
+  override name = 'PlantStoreError';
+
+  /** Same as `Error`'s; the instance is branded so copies of this package recognise it. */
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
   /** Whether `value` is a PlantStoreError from any loaded copy of this package (ESM, CJS, another version). */
   static is(value: unknown): value is PlantStoreError {
-    return kind(value) !== undefined;
+    return branded(value);
   }
 }
 
@@ -28,6 +34,7 @@ export class PlantStoreError extends Error {
  * request id, the Error body and the raw response (openapi.yaml: Error; DECISIONS.md: Failures).
  */
 export class PlantStoreApiError extends PlantStoreError {
+  override name = 'PlantStoreApiError';
   /** The HTTP status of the answer. */
   declare readonly status: number;
   /** The spec's `error` value when it is a code this client knows, otherwise `undefined`. */
@@ -58,12 +65,14 @@ export class PlantStoreApiError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreApiError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreApiError {
-    return kind(value) === 'PlantStoreApiError';
+    return branded(value, 'PlantStoreApiError');
   }
 }
 
 /** The request got no answer: the connection failed or broke; `cause` is what fetch threw. */
 export class PlantStoreNetworkError extends PlantStoreError {
+  override name = 'PlantStoreNetworkError';
+
   /** `request` is `METHOD URL` for the message. */
   constructor(request: string, cause: unknown) {
     super(`${request} failed: ${(cause as Error)?.message ?? cause}`, { cause });
@@ -71,12 +80,13 @@ export class PlantStoreNetworkError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreNetworkError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreNetworkError {
-    return kind(value) === 'PlantStoreNetworkError';
+    return branded(value, 'PlantStoreNetworkError');
   }
 }
 
 /** No complete answer came within the timeout (each attempt has its own). */
 export class PlantStoreTimeoutError extends PlantStoreError {
+  override name = 'PlantStoreTimeoutError';
   /** The timeout that ran out, in milliseconds. */
   declare readonly timeout: number;
 
@@ -88,11 +98,6 @@ export class PlantStoreTimeoutError extends PlantStoreError {
 
   /** Whether `value` is a PlantStoreTimeoutError from any loaded copy of this package. */
   static override is(value: unknown): value is PlantStoreTimeoutError {
-    return kind(value) === 'PlantStoreTimeoutError';
+    return branded(value, 'PlantStoreTimeoutError');
   }
 }
-
-mark(PlantStoreError, 'PlantStoreError');
-mark(PlantStoreApiError, 'PlantStoreApiError');
-mark(PlantStoreNetworkError, 'PlantStoreNetworkError');
-mark(PlantStoreTimeoutError, 'PlantStoreTimeoutError');
