@@ -299,7 +299,7 @@ function ioError(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${code}: simulated`), { code });
 }
 
-test('after a failed sync, rejects that batch and every later write, and a restart replays what was synced', async () => {
+test('after a failed fdatasync, rejects that batch and every later write, and a restart replays what was synced', async () => {
   let syncs = 0;
   const io: FileStoreIo = {
     ...NODE_IO,
@@ -308,7 +308,7 @@ test('after a failed sync, rejects that batch and every later write, and a resta
       return NODE_IO.fdatasync(fd);
     },
   };
-  const store = await FileStoreEngine.open(file, io);
+  const store = await FileStoreEngine.open(file, io, { dsync: false });
   await store.insert({ id: 1n, name: 'synced' });
   const failed = await store.insert({ id: 2n, name: 'sync failed' }).catch((e: unknown) => e);
   expect(failed).toMatchObject({ code: 'io', path: file });
@@ -318,6 +318,36 @@ test('after a failed sync, rejects that batch and every later write, and a resta
   const reopened = await open();
   expect(reopened.recovery.truncatedBytes).toBe(0);
   expect(await reopened.list()).toEqual([{ id: 1n, name: 'synced' }]);
+});
+
+test('after a failed O_DSYNC write, rejects that batch and every later write, and a restart replays what was synced', async () => {
+  let writes = 0;
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    write: async (fd, buf, offset, length, position) => {
+      const result = await NODE_IO.write(fd, buf, offset, length, position);
+      // The bytes reached the page cache, but the sync that O_DSYNC adds to the write failed.
+      if (++writes === 2) throw ioError('EIO');
+      return result;
+    },
+  };
+  const store = await FileStoreEngine.open(file, io);
+  await store.insert({ id: 1n, name: 'synced' });
+  await expect(store.insert({ id: 2n, name: 'sync failed' })).rejects.toMatchObject({ code: 'io' });
+  await expect(store.insert({ id: 3n, name: 'later' })).rejects.toMatchObject({ code: 'io' });
+  await store.close();
+  expect(await (await open()).list()).toEqual([{ id: 1n, name: 'synced' }]);
+});
+
+test('group-commits concurrent inserts with write + fdatasync too, where O_DSYNC is not used', async () => {
+  let fdatasyncs = 0;
+  const io: FileStoreIo = { ...NODE_IO, fdatasync: (fd) => (fdatasyncs++, NODE_IO.fdatasync(fd)) };
+  const store = await FileStoreEngine.open(file, io, { dsync: false });
+  await Promise.all(Array.from({ length: 200 }, (_, i) => store.insert({ id: BigInt(i), name: 'x' })));
+  expect(store.stats().syncs).toBe(fdatasyncs);
+  expect(fdatasyncs).toBeLessThanOrEqual(10);
+  await store.close();
+  expect(await (await open()).size()).toBe(200);
 });
 
 test('cuts a batch that failed half-written, so the file still ends on a whole record', async () => {

@@ -34,7 +34,10 @@ export interface FileStoreStats {
   readonly records: number;
   /** `write` calls that appended a batch of records. */
   readonly writes: number;
-  /** `fdatasync` calls. Group commit makes this far smaller than `records` under concurrency. */
+  /**
+   * Durable points: `fdatasync` calls, or O_DSYNC writes where the file is opened with O_DSYNC.
+   * Group commit makes this far smaller than `records` under concurrency.
+   */
   readonly syncs: number;
 }
 
@@ -113,6 +116,7 @@ export class FileStoreEngine implements PlantStore {
   readonly recovery: FileStoreRecovery;
   readonly #fd: number;
   readonly #io: FileStoreIo;
+  readonly #dsync: boolean;
   readonly #lock: HeldLock;
   readonly #index: PlantIndex;
   readonly #pending = new Map<bigint, PendingRecord>();
@@ -131,6 +135,7 @@ export class FileStoreEngine implements PlantStore {
     file: string,
     fd: number,
     io: FileStoreIo,
+    dsync: boolean,
     lock: HeldLock,
     size: number,
     index: PlantIndex,
@@ -139,6 +144,7 @@ export class FileStoreEngine implements PlantStore {
     this.path = file;
     this.#fd = fd;
     this.#io = io;
+    this.#dsync = dsync;
     this.#lock = lock;
     this.#size = size;
     this.#index = index;
@@ -146,7 +152,12 @@ export class FileStoreEngine implements PlantStore {
   }
 
   /** Locks, creates or replays, and repairs a torn tail. */
-  static async open(file: string, io: FileStoreIo = NODE_IO): Promise<FileStoreEngine> {
+  static async open(file: string, io: FileStoreIo = NODE_IO, options: { dsync?: boolean } = {}): Promise<FileStoreEngine> {
+    // With O_DSYNC each write returns only once its data (and the size needed to read it) is on
+    // disk: the same guarantee as write + fdatasync in one thread-pool round trip instead of two,
+    // which is most of a batch's latency when the CPU is busy. Windows has no O_DSYNC.
+    const dsync = (options.dsync ?? true) && fs.constants.O_DSYNC !== undefined;
+    const flags = fs.constants.O_RDWR | (dsync ? fs.constants.O_DSYNC : 0);
     const resolved = path.resolve(file);
     if (openInThisProcess.has(resolved)) {
       throw new FileStoreError('locked', resolved, `${resolved} is already open in this process; close that store first.`);
@@ -158,11 +169,11 @@ export class FileStoreEngine implements PlantStore {
       lock = await acquireLock(resolved);
       let created = true;
       try {
-        fd = fs.openSync(resolved, fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
+        fd = fs.openSync(resolved, flags | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o644);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         created = false;
-        fd = fs.openSync(resolved, fs.constants.O_RDWR);
+        fd = fs.openSync(resolved, flags);
       }
       const index = new PlantIndex();
       const scan = scanLog(fs.readFileSync(fd), resolved, index);
@@ -180,7 +191,7 @@ export class FileStoreEngine implements PlantStore {
       }
       if (created) syncDirectory(path.dirname(resolved));
       const truncatedBytes = scan.tornReason === undefined ? 0 : length - scan.end;
-      return new FileStoreEngine(resolved, fd, io, lock, size, index, {
+      return new FileStoreEngine(resolved, fd, io, dsync, lock, size, index, {
         plants: scan.count,
         truncatedBytes,
         created,
@@ -280,7 +291,8 @@ export class FileStoreEngine implements PlantStore {
 
   /**
    * The single writer. While one batch is being written and synced, new records queue up; the
-   * next turn takes all of them as one batch: one `write`, one `fdatasync` (group commit).
+   * next turn takes all of them as one batch: one O_DSYNC `write`, or one `write` and one
+   * `fdatasync` (group commit).
    */
   async #drain(): Promise<void> {
     // Let inserts made in the same tick join the first batch.
@@ -314,7 +326,7 @@ export class FileStoreEngine implements PlantStore {
     try {
       await writeAll(this.#io, this.#fd, buf, this.#size);
       this.#writes++;
-      await this.#io.fdatasync(this.#fd);
+      if (!this.#dsync) await this.#io.fdatasync(this.#fd);
       this.#syncs++;
     } catch (error) {
       await this.#fail(error);
