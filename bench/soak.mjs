@@ -325,7 +325,7 @@ console.log(`${pad('settled', 7)} ${pad(settled.rssMb.toFixed(1), 9)} ${pad(sett
 console.log(`\nrequests: ${done}  ${[...counts].map(([k, v]) => `${k}=${v}`).join('  ')}`);
 
 const checks = [
-  [steady.length >= 3, `at least 3 samples after warm-up (got ${steady.length}; run longer)`],
+  [steady.length >= 3, `at least 3 samples after warm-up (got ${steady.length}${steady.length < 3 ? "; run longer" : ""})`],
   [lastRss <= firstRss * RSS_FACTOR + RSS_SLACK_MB, `RSS steady: last third ${lastRss.toFixed(1)} MB vs first third ${firstRss.toFixed(1)} MB (limit x${RSS_FACTOR} + ${RSS_SLACK_MB} MB)`],
   [settled.fds <= baseline.fds + FD_SLACK, `fds back to baseline after the load: ${settled.fds} vs ${baseline.fds} at start (peak ${peakFds})`],
   [unexpected.length === 0, `every answer as expected (${counts.get('unexpected') ?? 0} unexpected)`],
