@@ -184,3 +184,23 @@ test(
   },
   120_000,
 );
+
+test('refuses a second server on the same data file, naming the pid of the one that runs', async () => {
+  const first = await start();
+  try {
+    const second = spawn(process.execPath, [CLI, '--port', '0', '--data', data, '--token', TOKEN], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(second);
+    let stderr = '';
+    second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', (exitCode) => resolve(exitCode)));
+    children.delete(second);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`${data} is in use by process ${first.child.pid}`);
+    // The refused server left the running one's lock alone.
+    expect(fs.readFileSync(`${data}.lock`, 'utf8').trim()).toBe(String(first.child.pid));
+  } finally {
+    await kill(first);
+  }
+}, 30_000);
