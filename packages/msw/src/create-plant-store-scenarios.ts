@@ -55,6 +55,9 @@ const DEFAULT_MESSAGES: { readonly [C in ErrorCode]: string } = {
   40501: 'method not allowed; /plants answers POST',
   41301: 'body must be at most 1048576 bytes',
   41501: 'Content-Type must be application/json',
+  // The reference server's HTTP layer answers these two (timeouts, oversized headers); the core never does.
+  40801: 'the request was not received in time',
+  43101: 'the request headers are over the size limit',
   50001: 'an unexpected error occurred; the request id identifies it in the server log',
 };
 
