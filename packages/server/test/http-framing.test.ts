@@ -123,14 +123,14 @@ it('answers 400 (40001) to a request with both Content-Length and chunked framin
   expect(closed).toBe(true);
 });
 
-it('answers 431 with a JSON Error body (41301) to headers over the size limit', async () => {
+it('answers 431 with a JSON Error body (43101) to headers over the size limit', async () => {
   const server = await serve();
   const { answers, closed } = await exchangeUntilClose(
     server.port,
     postHead([`X-Padding: ${'a'.repeat(20_000)}`, 'Content-Length: 2']) + '{}',
   );
   expect(answers[0]?.status).toBe(431);
-  expect(JSON.parse(answers[0]?.body ?? '')).toMatchObject({ error: 41301 });
+  expect(JSON.parse(answers[0]?.body ?? '')).toMatchObject({ error: 43101 });
   expect(closed).toBe(true);
 });
 

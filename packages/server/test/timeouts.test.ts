@@ -15,7 +15,7 @@ it('answers 408 with a JSON Error body and closes when the headers never finish'
   expect(closed).toBe(true);
   expect(answer?.status).toBe(408);
   expect(answer?.headers['content-type']).toBe('application/json');
-  expect(JSON.parse(answer?.body ?? '')).toEqual({ error: 40001, message: 'the request was not received in time' });
+  expect(JSON.parse(answer?.body ?? '')).toEqual({ error: 40801, message: 'the request was not received in time' });
 });
 
 it('answers 408 and closes when a body trickles in slower than the request timeout', async () => {

@@ -21,6 +21,10 @@ export const ErrorCode = {
   BODY_TOO_LARGE: 41301,
   /** HTTP 415: The media type is not JSON. */
   UNSUPPORTED_MEDIA_TYPE: 41501,
+  /** HTTP 408: The request did not arrive within the server's timeouts (answered by the server's HTTP layer). */
+  REQUEST_TIMEOUT: 40801,
+  /** HTTP 431: The request headers are over the server's limit (answered by the server's HTTP layer). */
+  HEADERS_TOO_LARGE: 43101,
   /** HTTP 500: An unexpected fault. */
   INTERNAL_ERROR: 50001,
 } as const;
@@ -39,5 +43,7 @@ export const errorStatus: { readonly [C in ErrorCode]: number } = {
   40501: 405,
   41301: 413,
   41501: 415,
+  40801: 408,
+  43101: 431,
   50001: 500,
 };

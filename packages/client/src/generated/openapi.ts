@@ -21,10 +21,19 @@ export interface paths {
          *     with error code 40003 and changes nothing.
          *
          *     Authentication is judged before the body; a request that fails it has no effect.
+         *     The path is compared exactly, after any base path and with the query string dropped:
+         *     `/plants/` and `/Plants` are other paths (404).
          */
         post: operations["createPlant"];
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answered only when the server runs with CORS origins configured (off by default; then
+         *     `OPTIONS` is a 405 like any other method). A preflight from an allowed origin needs no
+         *     credentials and gets `Access-Control-Allow-Methods: POST` and
+         *     `Access-Control-Allow-Headers: Authorization, Content-Type, X-Request-Id`.
+         */
+        options: operations["preflightPlants"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -117,7 +126,8 @@ export interface operations {
             };
             /**
              * @description Bad request. Error codes:
-             *     - `40001`: the body is not JSON (includes an empty body and invalid UTF-8).
+             *     - `40001`: the body is not JSON (includes an empty body and invalid UTF-8); also the
+             *       server's answer to a request it cannot parse as HTTP/1.1 (bad framing, no `Host`).
              *     - `40002`: the body is JSON but not a NewPlant (not an object, a field missing, of the wrong type, out of range).
              *     - `40003`: the id is stored already with a different name or tag.
              */
@@ -163,6 +173,20 @@ export interface operations {
                 };
             };
             /**
+             * @description Sent by the reference server on its own when the request line, headers or body did not
+             *     arrive within its timeouts (slow clients are cut off within seconds). Error code `40801`.
+             *     The connection is closed after it.
+             */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description The body is over the limit (1 MiB by default), by declared `Content-Length` or while
              *     streaming. Error code `41301`.
              */
@@ -188,9 +212,68 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description Sent by the reference server on its own when the request line and headers are over its
+             *     header size limit (16 KiB). Error code `43101`. The connection is closed after it.
+             */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description An unexpected fault. Error code `50001`; the message says nothing about internals. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    preflightPlants: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The calling page's origin. */
+                Origin?: string;
+                /** @description The method the browser is about to send (`POST`). */
+                "Access-Control-Request-Method"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted; `Allow: POST, OPTIONS`. */
+            204: {
+                headers: {
+                    /** @description The methods `/plants` answers. */
+                    Allow?: string;
+                    /** @description The calling origin, when it is allowed. */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description `POST` */
+                    "Access-Control-Allow-Methods"?: string;
+                    /** @description `Authorization, Content-Type, X-Request-Id` */
+                    "Access-Control-Allow-Headers"?: string;
+                    /** @description How long the browser may cache the preflight, in seconds. */
+                    "Access-Control-Max-Age"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description CORS is off. Error code `40501`. */
+            405: {
+                headers: {
+                    /** @description `POST` */
+                    Allow?: string;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

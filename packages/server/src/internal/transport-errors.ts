@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { ErrorCode } from '@plant-store/core';
 
 /**
  * An answer the server gives on its own, where the core never sees a request: the HTTP parser
@@ -12,38 +13,38 @@ export interface TransportAnswer {
   readonly message: string;
 }
 
-// The table's codes are reused rather than inventing new ones, so the client's named constants
-// cover every body the server can send: a request that cannot be read is "not JSON" (40001), one
-// whose headers are too large is "over the limit" (41301). The statuses are the precise ones
-// (408, 431) so that proxies and HTTP clients treat them correctly.
+// A request that cannot be parsed has no readable body, so it is "not JSON" (40001). Timeouts and
+// oversized headers have codes of their own in openapi.yaml (40801, 43101, marked `transport`):
+// they are the only answers the core never gives, and the statuses (408, 431) are the precise
+// ones so that proxies and HTTP clients treat them correctly.
 /** The request could not be parsed as HTTP/1.1 (bad framing, invalid characters, bad chunking). */
 export const BAD_REQUEST: TransportAnswer = {
   status: 400,
-  error: 40001,
+  error: ErrorCode.INVALID_JSON,
   message: 'the request could not be parsed as HTTP/1.1',
 };
 /** An HTTP/1.1 request without `Host` (RFC 9112 §3.2 requires a 400). */
 export const MISSING_HOST: TransportAnswer = {
   status: 400,
-  error: 40001,
+  error: ErrorCode.INVALID_JSON,
   message: 'the request could not be parsed: HTTP/1.1 requires a Host header',
 };
 /** The headers were not (or the whole request was not) received within the server's timeouts. */
 export const REQUEST_TIMEOUT: TransportAnswer = {
   status: 408,
-  error: 40001,
+  error: ErrorCode.REQUEST_TIMEOUT,
   message: 'the request was not received in time',
 };
 /** The request line and headers are over Node's limit (`maxHeaderSize`, 16 KiB by default). */
 export const HEADERS_TOO_LARGE: TransportAnswer = {
   status: 431,
-  error: 41301,
+  error: ErrorCode.HEADERS_TOO_LARGE,
   message: 'the request headers are over the size limit',
 };
 /** The fallback when the core itself failed to answer (it catches its faults, so this is a bug). */
 export const INTERNAL_ERROR: TransportAnswer = {
   status: 500,
-  error: 50001,
+  error: ErrorCode.INTERNAL_ERROR,
   message: 'an unexpected error occurred',
 };
 
