@@ -146,9 +146,9 @@ it('rejects with the signal reason and sends nothing when the signal is already 
 it('rejects with the signal reason when aborted while waiting for the answer, and does not retry', async () => {
   const { fetch } = hangingFetch();
   const controller = new AbortController();
-  fetch.mockImplementationOnce(async (_url, init) => {
+  vi.mocked(fetch).mockImplementationOnce(async (_url, init) => {
     controller.abort();
-    throw (init as RequestInit).signal!.reason;
+    throw init!.signal!.reason;
   });
 
   const error = await createPlant(token, fern, { fetch, signal: controller.signal }).catch((e: unknown) => e);
