@@ -11,7 +11,7 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const json = { 'content-type': 'application/json' };
 
 /** A create with the case's token and JSON media type; `body` is sent as raw text or bytes. */
-function post(body: string | Uint8Array, headers: Record<string, string> = {}, path = '/plants'): RawRequest {
+function post(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}, path = '/plants'): RawRequest {
   return { method: 'POST', path, headers: { ...auth, ...json, ...headers }, body };
 }
 

@@ -11,7 +11,7 @@ export interface RawRequest {
   readonly path: string;
   readonly headers?: Readonly<Record<string, string>>;
   /** Text is sent as its UTF-8 bytes, never as a string (which would add `text/plain`). */
-  readonly body?: string | Uint8Array;
+  readonly body?: string | Uint8Array<ArrayBuffer>;
 }
 
 /** What a step must answer, from DECISIONS.md; every transport is also compared with the core. */
@@ -81,7 +81,7 @@ export function withRequestId(request: RawRequest, caseIndex: number, stepIndex:
 }
 
 /** The body as bytes, the way every transport sends it. */
-export function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | undefined {
+export function bodyBytes(body: string | Uint8Array<ArrayBuffer> | undefined): Uint8Array<ArrayBuffer> | undefined {
   return typeof body === 'string' ? new TextEncoder().encode(body) : body;
 }
 
