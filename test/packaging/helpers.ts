@@ -12,9 +12,13 @@ export interface PublishedPackage {
   dir: string;
 }
 
+// PACKAGING_SNAPSHOT=<dir> points the tests at copies (<dir>/core/{package.json,dist}, ...) instead of
+// packages/*: for working on these tests while others rebuild the packages. `npm test` never sets it.
+const packagesRoot = process.env.PACKAGING_SNAPSHOT ? resolve(process.env.PACKAGING_SNAPSHOT) : join(repoRoot, 'packages');
+
 export const publishedPackages: PublishedPackage[] = ['core', 'client', 'server', 'msw'].map((short) => ({
   name: `@plant-store/${short}`,
-  dir: join(repoRoot, 'packages', short),
+  dir: join(packagesRoot, short),
 }));
 
 export function readJson<T = any>(path: string): T {

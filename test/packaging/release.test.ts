@@ -27,7 +27,8 @@ beforeAll(async () => {
   cpSync(join(repoRoot, '.changeset'), join(copy, '.changeset'), { recursive: true });
   for (const workspace of rootManifest.workspaces as string[]) {
     mkdirSync(join(copy, workspace), { recursive: true });
-    const from = join(repoRoot, workspace);
+    const published = publishedPackages.find((p) => `packages/${p.name.replace('@plant-store/', '')}` === workspace);
+    const from = published?.dir ?? join(repoRoot, workspace);
     for (const entry of ['package.json', 'dist', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
       if (existsSync(join(from, entry))) cpSync(join(from, entry), join(copy, workspace, entry), { recursive: true });
     }

@@ -167,6 +167,8 @@ console.log(JSON.stringify({
   cjsApiGuardOnEsm: cjs.PlantStoreApiError.is(fromEsm),
   esmGuardOnCjs: esm.PlantStoreError.is(fromCjs),
   esmApiGuardOnCjs: esm.PlantStoreApiError.is(fromCjs),
+  names: [fromEsm.name, fromCjs.name],
+  messages: [fromEsm.message, fromCjs.message].map((m) => m.includes('the bearer token is not accepted')),
   statuses: [fromEsm.status, fromCjs.status],
   codes: [fromEsm.code, fromCjs.code],
   notAnError: esm.PlantStoreError.is(new Error('x')) || cjs.PlantStoreError.is({}),
@@ -180,6 +182,8 @@ console.log(JSON.stringify({
       cjsApiGuardOnEsm: true,
       esmGuardOnCjs: true,
       esmApiGuardOnCjs: true,
+      names: ['PlantStoreApiError', 'PlantStoreApiError'],
+      messages: [true, true],
       statuses: [401, 401],
       codes: [40102, 40102],
       notAnError: false,
@@ -303,7 +307,7 @@ describe('the server\'s CLI', () => {
     expect(result.stdout).toMatch(/--token/);
   });
 
-  it('serves a create from the installed client, and stops with 0 on SIGTERM', async () => {
+  it('serves creates from the installed client (ESM and CommonJS), and stops with 0 on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(join(app, 'node_modules/.bin/plant-store-server'), ['--port', String(port), '--token', 't'], {
       cwd: app,
@@ -335,8 +339,20 @@ const plant = await createPlant(token, { id: 9007199254740993n, name: 'Monstera'
 console.log(JSON.stringify(plant));
 `,
     );
-    const created = await node('create.mjs', [`http://127.0.0.1:${port}`, 't']);
-    expect(JSON.parse(created)).toEqual({ name: 'Monstera', tag: 'tropical' });
+    write(
+      'create.cjs',
+      `
+const { createPlant } = require('@plant-store/client');
+const [baseUrl, token] = process.argv.slice(2);
+createPlant(token, { id: 2, name: 'Fern' }, { baseUrl }).then(
+  (plant) => console.log(JSON.stringify(plant)),
+  (error) => { console.error(error); process.exitCode = 1; },
+);
+`,
+    );
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect(JSON.parse(await node('create.mjs', [baseUrl, 't']))).toEqual({ name: 'Monstera', tag: 'tropical' });
+    expect(JSON.parse(await node('create.cjs', [baseUrl, 't']))).toEqual({ name: 'Fern' });
 
     child.kill('SIGTERM');
     const code = await Promise.race([
