@@ -115,6 +115,18 @@ describe('the published files', () => {
 });
 
 describe('loading the installed packages', () => {
+  it(`installs with every dependency and peer range satisfied (msw ${installedVersion('msw')} as the peer)`, async () => {
+    const result = await run('npm', ['ls', '--all', '--json'], { cwd: app, env: npmEnv, timeoutMs: 60_000 });
+    const tree = JSON.parse(result.stdout);
+    expect(tree.problems ?? [], result.stderr).toEqual([]);
+    expect(result.status).toBe(0);
+    expect(readJson(join(app, 'node_modules/@plant-store/msw/package.json')).peerDependencies.msw).toMatch(/^\^2\./);
+    expect(tree.dependencies.msw.version).toBe(installedVersion('msw'));
+    expect(tree.dependencies['@plant-store/server'].dependencies['@plant-store/core'].version).toBe(
+      readJson(join(app, 'node_modules/@plant-store/core/package.json')).version,
+    );
+  });
+
   it.each(publishedPackages)('$name loads with import and with require, with the same exports', async ({ name }) => {
     const esm = await runOk(
       process.execPath,
