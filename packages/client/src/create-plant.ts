@@ -151,7 +151,13 @@ function parsePlant(text: string | undefined): Plant | undefined {
  * const plant = await client.createPlant(token, { id: 9007199254740993n, name: 'Fern', tag: 'shade' });
  */
 export function createPlantStoreClient(options?: PlantStoreClientOptions): PlantStoreClient {
-  const s: Settings = { ...DEFAULTS, ...options };
+  // Option by option, so `{ baseUrl: process.env.PLANT_STORE_URL }` with the variable unset keeps the default.
+  const s: Settings = {
+    ...options,
+    baseUrl: options?.baseUrl ?? DEFAULTS.baseUrl,
+    timeout: options?.timeout ?? DEFAULTS.timeout,
+    retries: options?.retries ?? DEFAULTS.retries,
+  };
   return { createPlant: (token, newPlant, callOptions) => send(s, token, newPlant, callOptions) };
 }
 

@@ -8,6 +8,7 @@ import {
   createPlant,
   createPlantStoreClient,
 } from '../src/index.js';
+import { clock } from '../src/internal/retry.js';
 import { errorAnswer, fakeFetch, json } from './fake-fetch.js';
 
 const token = 'secret-token';
@@ -15,6 +16,7 @@ const fern = { id: 1, name: 'Fern', tag: 'shade' };
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 it('posts the NewPlant with the bearer token and resolves to the Plant', async () => {
@@ -38,6 +40,17 @@ it('keeps a base URL path prefix and drops one trailing slash', async () => {
   await client.createPlant(token, { id: 1, name: 'Fern' });
 
   expect(sent[0]!.url).toBe('http://host:4010/api/plants');
+});
+
+it('keeps the defaults for client options given as undefined', async () => {
+  const { fetch, sent } = fakeFetch(errorAnswer(503, 50001));
+  const client = createPlantStoreClient({ fetch, baseUrl: undefined, timeout: undefined, retries: undefined });
+  vi.spyOn(clock, 'sleep').mockResolvedValue();
+
+  await expect(client.createPlant(token, fern)).rejects.toSatisfy(PlantStoreApiError.is);
+
+  expect(sent[0]!.url).toBe('http://127.0.0.1:4010/plants');
+  expect(sent).toHaveLength(3);
 });
 
 it('sends the client headers, the call headers over them, and never lets them replace the token', async () => {
