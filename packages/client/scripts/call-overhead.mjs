@@ -1,6 +1,8 @@
 // Per-call time of `createPlant` (and a client, and openapi-fetch alone) against the same request
 // made with raw fetch, on a trivial node:http server in this process on 127.0.0.1. Calls are
-// interleaved in a rotating order, so every kind sees the same drift in the machine's load.
+// interleaved in a rotating order, so every kind sees the same drift in the machine's load. Wall time
+// and CPU time (user + system of this process, client and server together) are both reported: on a
+// busy machine the wall time mostly measures waiting for a core, the CPU time what a call costs.
 // Run after `npm run build -w packages/client`: node packages/client/scripts/call-overhead.mjs [calls]
 // `npm run bench` is the reference measurement (server and client in separate processes, pinned).
 import http from 'node:http';
@@ -43,13 +45,17 @@ const kinds = {
 };
 const names = Object.keys(kinds);
 const total = Object.fromEntries(names.map((name) => [name, 0n]));
+const cpu = Object.fromEntries(names.map((name) => [name, 0]));
 for (let i = 0; i < 300; i++) for (const name of names) await kinds[name]();
 for (let i = 0; i < calls; i++) {
   for (let j = 0; j < names.length; j++) {
     const name = names[(i + j) % names.length];
     const start = process.hrtime.bigint();
+    const startCpu = process.cpuUsage();
     await kinds[name]();
+    const usedCpu = process.cpuUsage(startCpu);
     total[name] += process.hrtime.bigint() - start;
+    cpu[name] += usedCpu.user + usedCpu.system;
   }
 }
 server.close();
@@ -59,5 +65,7 @@ console.log(
     calls,
     usPerCall: Object.fromEntries(names.map((name) => [name, +us(name).toFixed(1)])),
     ratioToRawFetch: Object.fromEntries(names.map((name) => [name, +(us(name) / us('raw fetch')).toFixed(3)])),
+    cpuUsPerCall: Object.fromEntries(names.map((name) => [name, +(cpu[name] / calls).toFixed(1)])),
+    cpuRatioToRawFetch: Object.fromEntries(names.map((name) => [name, +(cpu[name] / cpu['raw fetch']).toFixed(3)])),
   }),
 );
