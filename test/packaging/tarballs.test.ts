@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, posix } from 'node:path';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
   freePort,
@@ -22,6 +22,9 @@ import {
   runOk,
   type PackResult,
 } from './helpers.js';
+
+// Every child process below has its own bound; the tests get room for them on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
