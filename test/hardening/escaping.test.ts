@@ -128,8 +128,32 @@ test('answers a store fault with a plain 500 that says nothing of the fault', as
   for (const secret of [BODY, FAULT, 'disk', 'forged', '\u001b', 'Error']) expect(answer!.body).not.toContain(secret);
 });
 
+test('never answers or logs the token when a client sends it as its request id', async () => {
+  // A token is token68, which the request-id filter lets through: without a guard it would be echoed in
+  // X-Request-Id and written to the log's requestId field.
+  const before = lines.length;
+  const got = [
+    await send(request('/plants', [auth, `X-Request-Id: ${TOKEN}`])),
+    await send(request('/nope', [auth, `X-Request-Id: ${TOKEN}`])),
+    await send(request('/plants', [`Authorization: Bearer wrong-${HEADER}`, `X-Request-Id: ${TOKEN}`])),
+    await send(request('/plants', [`Authorization: Bearer wrong-${HEADER}`, `X-Request-Id: wrong-${HEADER}`])),
+  ];
+  expect(got.map((answer) => answer?.status)).toEqual([200, 404, 401, 401]);
+  for (const answer of got) {
+    expect(answer!.head + answer!.body).not.toContain(TOKEN);
+    expect(answer!.head + answer!.body).not.toContain(HEADER);
+    expect(answer!.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  }
+  const logged = lines.slice(before);
+  expect(logged.length, 'each request was logged').toBe(got.length);
+  for (const line of logged) {
+    expect(line).not.toContain(TOKEN);
+    expect(line).not.toContain(HEADER);
+  }
+});
+
 test('writes every log line as one JSON object with no raw control character, no token and no header or body data', async () => {
-  // Runs after the two tests above, which filled the log.
+  // Runs after the tests above, which filled the log.
   const text = lines.join('');
   expect(lines.length).toBeGreaterThan(40);
   expect(text.endsWith('\n')).toBe(true);

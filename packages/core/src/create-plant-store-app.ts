@@ -1,19 +1,18 @@
 import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
 import { createMemoryStore } from './memory-store.js';
 import type { StoredPlant } from './store.js';
-import { AUTH_MISSING, AUTH_OK, createBearerCheck } from './internal/bearer-auth.js';
+import { AUTH_MISSING, AUTH_OK, createBearerCheck, createCredentialCheck } from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
+import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
 import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
-import { requestIdOf } from './internal/request-id.js';
-import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, plantBody } from './internal/responses.js';
+import { generateRequestId, requestIdOf } from './internal/request-id.js';
+import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, JSON_TYPE, plantBody } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
 /** The largest accepted request body by default, in bytes: 1 MiB (DECISIONS.md, server defaults). */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
-
-const JSON_TYPE = 'application/json';
 
 /**
  * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of
@@ -36,11 +35,11 @@ const JSON_TYPE = 'application/json';
 export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreApp {
   if (options === null || typeof options !== 'object') throw new TypeError('options are required (at least { tokens })');
   const checkBearer = createBearerCheck(options.tokens);
+  const isCredential = createCredentialCheck(options.tokens);
   const store = options.store ?? createMemoryStore();
   const basePath = normalizeBasePath(options.basePath);
   const plantsPath = basePath + '/plants';
-  const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError('bodyLimit must be a whole number of bytes, 0 or more');
+  const limit = checkBodyLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const onError = options.onError;
   const cors = options.cors;
   const originAllowed = cors === undefined ? undefined : createOriginCheck(cors);
@@ -93,7 +92,12 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
     let requestId = '';
     let origin: string | null = null;
     try {
-      requestId = requestIdOf(request.header('x-request-id'));
+      const sentId = request.header('x-request-id');
+      requestId = requestIdOf(sentId);
+      // A client that sends its own token as its request id must not get it echoed or logged
+      // (DECISIONS.md: no token in a response or a log). Compared only when the caller's id is kept,
+      // so requests without one pay nothing.
+      if (requestId === sentId && isCredential(requestId, request.header('authorization'))) requestId = generateRequestId();
       if (originAllowed !== undefined) {
         const o = request.header('origin');
         if (o !== null && originAllowed(o)) origin = o;
@@ -166,15 +170,4 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
     },
     store,
   };
-}
-
-/** `''`, `'/'`, `'/api'`, `'/api/'` and `'api'` are accepted; the result is `''` or `/x…` without a trailing slash. */
-function normalizeBasePath(basePath: string | undefined): string {
-  if (basePath === undefined) return '';
-  if (typeof basePath !== 'string' || /[?#\s]/.test(basePath) || basePath.includes('://')) {
-    throw new TypeError('basePath must be a path such as "/api" (no scheme, host, query or fragment)');
-  }
-  let path = basePath.startsWith('/') ? basePath : '/' + basePath;
-  while (path.endsWith('/')) path = path.slice(0, -1);
-  return path;
 }

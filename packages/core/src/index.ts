@@ -10,6 +10,10 @@ export type {
   PlantStoreResponse,
 } from './app-types.js';
 
+// Error answers outside the app (mocks, gateways), exactly as the app sends them
+export { createErrorResponse } from './create-error-response.js';
+export type { ErrorResponseInit } from './create-error-response.js';
+
 // Stores
 export { createMemoryStore } from './memory-store.js';
 export type { InsertResult, PlantStore, StoredPlant } from './store.js';

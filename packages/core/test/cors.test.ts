@@ -99,7 +99,8 @@ describe('CORS', () => {
 
   it('adds no CORS headers for a request from a disallowed origin or without one', async () => {
     const app = makeApp({ cors: { origins: [ORIGIN] } });
-    for (const headers of [{ origin: 'https://evil.example' }, {}]) {
+    const cases: Array<Record<string, string>> = [{ origin: 'https://evil.example' }, {}];
+    for (const headers of cases) {
       const res = await app.fetch(createRequest('{"id":1,"name":"a"}', { headers }));
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBeNull();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryStore, DEFAULT_BODY_LIMIT, ErrorCode, type PlantStore } from '../src/index.js';
+import { createMemoryStore, createPlantStoreApp, DEFAULT_BODY_LIMIT, ErrorCode, type PlantStore } from '../src/index.js';
 import { AUTH_JSON, createRequest, makeApp, plainRequest, read, TOKEN, URL_BASE } from './helpers.js';
 
 describe('POST /plants', () => {
@@ -72,7 +72,7 @@ describe('POST /plants', () => {
 
   it('answers 400 40001 for an empty body, whitespace, invalid JSON and invalid UTF-8', async () => {
     const app = makeApp();
-    const bodies: (string | Uint8Array)[] = ['', '   ', '{', '{"id":1,"name":"a"', "{'id':1}", 'NaN', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])];
+    const bodies: (string | Uint8Array<ArrayBuffer>)[] = ['', '   ', '{', '{"id":1,"name":"a"', "{'id':1}", 'NaN', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])];
     for (const body of bodies) {
       const res = await read(await app.fetch(createRequest(body)));
       expect(res.status).toBe(400);
@@ -308,6 +308,30 @@ describe('body limit', () => {
     expect(pulls).toBeLessThan(5);
   });
 
+  // Regression: the reader's cancel was awaited, and cancelling one branch of a tee'd body settles only
+  // when the other branch is read or cancelled too. MSW clones every request before its resolver runs
+  // and never reads the clone, so every over-limit body hung under the mocks instead of answering 413.
+  it('answers 413 for a tee\'d (cloned) request body over the limit while the clone stays unread', async () => {
+    const app = makeApp({ bodyLimit: 16 });
+    const original = createRequest(`{"id":1,"name":"${'x'.repeat(64)}"}`);
+    const clone = original.clone();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<'hung'>((resolve) => {
+      timer = setTimeout(() => resolve('hung'), 2_000);
+    });
+    try {
+      const res = await Promise.race([app.fetch(original), hung]);
+      expect(res).not.toBe('hung');
+      const answer = await read(res as Response);
+      expect(answer.status).toBe(413);
+      expect(answer.json.error).toBe(ErrorCode.BODY_TOO_LARGE);
+    } finally {
+      clearTimeout(timer);
+    }
+    // The clone's branch is untouched by the cancel: whoever holds it can still read it whole.
+    expect(await clone.text()).toBe(`{"id":1,"name":"${'x'.repeat(64)}"}`);
+  });
+
   it('reads a body that arrives in many chunks whole', async () => {
     const app = makeApp();
     const parts = ['{"id":90071992547409', '93,"na', 'me":"Fe', 'rn 🌿"}'];
@@ -360,6 +384,41 @@ describe('request ids', () => {
     }
     const { request } = plainRequest({ headers: { ...AUTH_JSON, 'x-request-id': '' }, body: '{"id":1,"name":"a"}' });
     expect((await app.handle(request)).headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers with a generated id, never the token, when the caller sends its bearer token as the request id ("any" mode)', async () => {
+    const app = makeApp({ tokens: 'any' });
+    for (const [i, token] of ['caller-token.1', 'a.b-c_d/e'].entries()) {
+      const res = await app.fetch(
+        createRequest(`{"id":${i},"name":"a"}`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': token } }),
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    }
+    // Another id is still echoed next to a token: only the credential itself is withheld.
+    const plain = await app.fetch(createRequest('{"id":9,"name":"a"}', { headers: { authorization: 'Bearer tok', 'x-request-id': 'tok-1' } }));
+    expect(plain.headers.get('x-request-id')).toBe('tok-1');
+  });
+
+  it('answers with a generated id, never a token, when the request id is the presented or any configured token (list mode)', async () => {
+    const app = makeApp({ tokens: [TOKEN, 'second-token'] });
+    const cases: Array<[string, Record<string, string>, number]> = [
+      // The accepted token the request presents.
+      [TOKEN, {}, 200],
+      // Another configured token, while the request authenticates with the first.
+      ['second-token', {}, 200],
+      // A configured token on a request that presents none.
+      [TOKEN, { authorization: '' }, 401],
+      // A refused token is still the caller's secret, whatever the scheme.
+      ['typo-token', { authorization: 'Bearer typo-token' }, 401],
+      ['dXNlcjpwYXNz', { authorization: 'Basic dXNlcjpwYXNz' }, 401],
+    ];
+    for (const [i, [id, headers, status]] of cases.entries()) {
+      const res = await read(await app.fetch(createRequest(`{"id":${i},"name":"a"}`, { headers: { ...headers, 'x-request-id': id } })));
+      expect(res.status, id).toBe(status);
+      expect(res.headers.get('x-request-id'), id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(res.text + JSON.stringify([...res.headers]), id).not.toContain(id);
+    }
   });
 
   it('generates distinct ids for requests that bring none', async () => {
@@ -469,8 +528,12 @@ describe('what answers never contain', () => {
 
 describe('options', () => {
   it('refuses missing or empty tokens at creation', () => {
+    // Through createPlantStoreApp itself: makeApp's options are all optional, so only here can the
+    // compiler prove tokens required.
     // @ts-expect-error tokens is required
-    expect(() => makeApp({ tokens: undefined })).toThrow(TypeError);
+    expect(() => createPlantStoreApp({ tokens: undefined })).toThrow(TypeError);
+    // @ts-expect-error tokens is required
+    expect(() => createPlantStoreApp({})).toThrow(TypeError);
     expect(() => makeApp({ tokens: [] })).toThrow(TypeError);
     expect(() => makeApp({ tokens: [''] })).toThrow(TypeError);
     expect(() => makeApp({ tokens: ['has space'] })).toThrow(TypeError);

@@ -9,7 +9,7 @@ export function makeApp(options: Partial<PlantStoreAppOptions> = {}) {
 }
 
 /** A well-formed create: POST /plants with the test token and a JSON body. */
-export function createRequest(body: string | Uint8Array, init: { headers?: Record<string, string>; path?: string } = {}) {
+export function createRequest(body: string | Uint8Array<ArrayBuffer>, init: { headers?: Record<string, string>; path?: string } = {}) {
   return new Request(URL_BASE + (init.path ?? '/plants'), {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers },

@@ -93,6 +93,9 @@ export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}
     store,
     app,
     baseUrl: match,
-    scenarios: createPlantStoreScenarios(createPlantUrl, app),
+    scenarios: createPlantStoreScenarios(createPlantUrl, app, {
+      ...(basePath !== undefined && { basePath }),
+      ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+    }),
   };
 }

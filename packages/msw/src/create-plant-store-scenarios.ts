@@ -1,6 +1,5 @@
-import { ErrorCode, type PlantStoreApp } from '@plant-store/core';
+import { createErrorResponse, ErrorCode, type ErrorResponseInit, type PlantStoreApp } from '@plant-store/core';
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { errorResponse } from './internal/error-response.js';
 
 /** Options every scenario takes. */
 export interface PlantStoreScenarioOptions {
@@ -43,33 +42,23 @@ export interface PlantStoreScenarios {
   slow(ms: number | 'infinite', options?: PlantStoreScenarioOptions): HttpHandler;
 }
 
-/** What each error code's default message says; written for a person, never naming internals. */
-const DEFAULT_MESSAGES: { readonly [C in ErrorCode]: string } = {
-  // The core's own wording, so a UI that shows `message` looks in tests as it will in production.
-  40001: 'body must be valid JSON',
-  40002: 'name must be a string',
-  40003: 'id is stored already with a different name or tag',
-  40101: 'an Authorization header with a Bearer token is required',
-  40102: 'the bearer token is not accepted',
-  40401: 'no such path; plants are created by POST /plants',
-  40501: 'method not allowed; /plants answers POST',
-  41301: 'body must be at most 1048576 bytes',
-  41501: 'Content-Type must be application/json',
-  // The reference server's HTTP layer answers these two (timeouts, oversized headers); the core never does.
-  40801: 'the request was not received in time',
-  43101: 'the request headers are over the size limit',
-  50001: 'an unexpected error occurred; the request id identifies it in the server log',
-};
-
 /**
  * Builds the scenarios for one handler set. `createPlantUrl` is the URL the `createPlant` handler
- * matches; `app` answers the slow scenario once its delay is over.
+ * matches; `app` answers the slow scenario once its delay is over; `settings` are the app's base path
+ * and body limit, which the service's default 40401 and 41301 messages name.
  */
-export function createPlantStoreScenarios(createPlantUrl: string, app: PlantStoreApp): PlantStoreScenarios {
+export function createPlantStoreScenarios(
+  createPlantUrl: string,
+  app: PlantStoreApp,
+  settings: Pick<ErrorResponseInit, 'basePath' | 'bodyLimit'>,
+): PlantStoreScenarios {
+  // The core builds the answer, so a scenario's status, headers and default wording are the service's.
   const answer = (code: ErrorCode, message: string | undefined, options: PlantStoreScenarioOptions | undefined) =>
-    http.post(createPlantUrl, ({ request }) => errorResponse(request, code, message ?? DEFAULT_MESSAGES[code]), {
-      once: options?.once ?? false,
-    });
+    http.post(
+      createPlantUrl,
+      ({ request }) => createErrorResponse(code, message, { ...settings, request }),
+      { once: options?.once ?? false },
+    );
   return {
     unauthorized: (code = ErrorCode.INVALID_TOKEN, options) => answer(code, undefined, options),
     invalidJson: (options) => answer(ErrorCode.INVALID_JSON, undefined, options),

@@ -130,3 +130,26 @@ it.each([
   });
   expect(await view(mocked)).toEqual(await view(real));
 });
+
+it('answers bodyTooLarge() and error(40401) with the limit and base path of its own handler set, as the service does', async () => {
+  const api = createPlantStoreHandlers({ baseUrl: 'http://127.0.0.1:4010/api', bodyLimit: 32 });
+  const request = (path: string, body: string) =>
+    new Request(`http://127.0.0.1:4010${path}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json', 'x-request-id': 'same-2' },
+      body,
+    });
+  const tooLarge = `{"id":1,"name":"${'x'.repeat(64)}"}`;
+  const real = await getResponse(api.handlers, request('/api/plants', tooLarge));
+  const mocked = await getResponse([api.scenarios.bodyTooLarge()], request('/api/plants', tooLarge));
+  expect([real?.status, mocked?.status]).toEqual([413, 413]);
+  expect(await mocked?.text()).toBe('{"error":41301,"message":"body must be at most 32 bytes"}');
+  expect(await real?.text()).toBe('{"error":41301,"message":"body must be at most 32 bytes"}');
+  const notFound = await getResponse(api.handlers, request('/api/elsewhere', '{}'));
+  const mockedNotFound = await getResponse([api.scenarios.error(ErrorCode.NOT_FOUND)], request('/api/plants', '{}'));
+  expect([notFound?.status, mockedNotFound?.status]).toEqual([404, 404]);
+  expect(await mockedNotFound?.text()).toBe(await notFound?.text());
+  expect(await getResponse([api.scenarios.error(ErrorCode.NOT_FOUND)], request('/api/plants', '{}')).then((r) => r?.json())).toMatchObject({
+    message: 'no such path; plants are created by POST /api/plants',
+  });
+});

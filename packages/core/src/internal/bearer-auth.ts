@@ -54,6 +54,34 @@ export function createBearerCheck(tokens: readonly string[] | 'any'): (header: s
   };
 }
 
+/**
+ * Builds the check of whether a caller's request id is a credential: what this request presents in its
+ * `Authorization` header (whatever the scheme), or any configured token. Tokens are token68, which the
+ * request-id filter lets through, and the id is echoed and logged (DECISIONS.md: no token ever appears
+ * in a response or a log). Configured tokens are compared in constant time, or the request id would be
+ * a timing oracle for them beside the `Authorization` header.
+ */
+export function createCredentialCheck(tokens: readonly string[] | 'any'): (value: string, authorization: string | null) => boolean {
+  const encoder = new TextEncoder();
+  const accepted = tokens === 'any' ? [] : tokens.map((t) => encoder.encode(t));
+  return (value, authorization) => {
+    if (authorization !== null && presentedCredentials(authorization) === value) return true;
+    return accepted.length !== 0 && matchesAny(value, accepted);
+  };
+}
+
+/**
+ * The credentials part of an `Authorization` value: what follows the scheme and its spaces, or the
+ * whole value when it has no space (some clients send a bare token). The caller knows it already,
+ * so a plain comparison with it leaks nothing.
+ */
+function presentedCredentials(header: string): string {
+  let start = header.indexOf(' ');
+  if (start === -1) return header;
+  while (start < header.length && header.charCodeAt(start) === 32) start++;
+  return header.slice(start);
+}
+
 /** Whether `header` starts with `bearer` in any case (ASCII letters OR 0x20 are lower case). */
 function isBearerScheme(header: string): boolean {
   return (

@@ -32,7 +32,10 @@ export async function readLimited(
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      // Not awaited: MSW clones every request before its resolver runs, and cancelling one branch of a
+      // tee'd body settles only once the other branch is read or cancelled too, which never happens
+      // there, so awaiting it hung every over-limit body instead of answering 413.
+      void reader.cancel().catch(() => {});
       return null;
     }
     chunks.push(value);

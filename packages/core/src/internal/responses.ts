@@ -1,5 +1,9 @@
 // Fixed answers, built once per application so that failures cost a string lookup, not a stringify.
 import { ErrorCode } from '../generated/error-codes.js';
+import { PLANT_MESSAGES } from './new-plant.js';
+
+/** The media type of every answer with a body. */
+export const JSON_TYPE = 'application/json';
 
 /** The spec's Error body for `code` with `message`, as JSON text. */
 export function errorBody(code: number, message: string): string {
@@ -29,7 +33,42 @@ export const MESSAGES = {
   methodNotAllowed: 'method not allowed; /plants answers POST',
   mediaType: 'Content-Type must be application/json',
   internal: 'an unexpected error occurred; the request id identifies it in the server log',
+  // The reference server's HTTP layer answers these two (timeouts, oversized headers); the app never
+  // does, but createErrorResponse speaks for every code the spec defines.
+  requestTimeout: 'the request was not received in time',
+  headersTooLarge: 'the request headers are over the size limit',
 } as const;
+
+/** The 40401 message, which names where plants are created. */
+function notFoundMessage(plantsPath: string): string {
+  return `no such path; plants are created by POST ${plantsPath}`;
+}
+
+/** The 41301 message, which names the limit. */
+function tooLargeMessage(limit: number): string {
+  return `body must be at most ${limit} bytes`;
+}
+
+/**
+ * One message per code, one the app answers with (40001 and 40002 have several; these are the ones
+ * the mocks have always said): what createErrorResponse says when it is given no message.
+ */
+export function defaultMessages(plantsPath: string, limit: number): { readonly [C in ErrorCode]: string } {
+  return {
+    40001: MESSAGES.notJson,
+    40002: PLANT_MESSAGES.nameType,
+    40003: MESSAGES.conflict,
+    40101: MESSAGES.missingCredentials,
+    40102: MESSAGES.invalidToken,
+    40401: notFoundMessage(plantsPath),
+    40501: MESSAGES.methodNotAllowed,
+    41301: tooLargeMessage(limit),
+    41501: MESSAGES.mediaType,
+    40801: MESSAGES.requestTimeout,
+    43101: MESSAGES.headersTooLarge,
+    50001: MESSAGES.internal,
+  };
+}
 
 /** Every fixed error body of one application. */
 export interface FixedBodies {
@@ -55,9 +94,9 @@ export function fixedBodies(plantsPath: string, limit: number): FixedBodies {
     conflict: errorBody(ErrorCode.ID_CONFLICT, MESSAGES.conflict),
     missingCredentials: errorBody(ErrorCode.MISSING_CREDENTIALS, MESSAGES.missingCredentials),
     invalidToken: errorBody(ErrorCode.INVALID_TOKEN, MESSAGES.invalidToken),
-    notFound: errorBody(ErrorCode.NOT_FOUND, `no such path; plants are created by POST ${plantsPath}`),
+    notFound: errorBody(ErrorCode.NOT_FOUND, notFoundMessage(plantsPath)),
     methodNotAllowed: errorBody(ErrorCode.METHOD_NOT_ALLOWED, MESSAGES.methodNotAllowed),
-    tooLarge: errorBody(ErrorCode.BODY_TOO_LARGE, `body must be at most ${limit} bytes`),
+    tooLarge: errorBody(ErrorCode.BODY_TOO_LARGE, tooLargeMessage(limit)),
     mediaType: errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
     internal: errorBody(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
   };
