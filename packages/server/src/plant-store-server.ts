@@ -6,7 +6,13 @@ import { openFileStore } from './file-store.js';
 import { ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
 import { createLogger, describeError } from './internal/logger.js';
-import { answerForClientError, newRequestId, rawResponse } from './internal/transport-errors.js';
+import {
+  answerForClientError,
+  createTransportAnswers,
+  newRequestId,
+  rawResponse,
+  type TransportAnswers,
+} from './internal/transport-errors.js';
 
 /** Where JSON log lines go: anything with a `write(string)`, such as a stream or a test's collector. */
 export interface LogSink {
@@ -130,6 +136,7 @@ export async function startPlantStoreServer(
       ? undefined
       : createLogger(options.log === true ? process.stderr : options.log);
 
+  const answers = await createTransportAnswers();
   const store = options.data !== undefined ? await openFileStore({ path: options.data }) : options.store;
   const ownsStore = options.store === undefined;
   const app = createPlantStoreApp({
@@ -166,11 +173,12 @@ export async function startPlantStoreServer(
     inFlight: 0,
     onIdle: () => server.closeIdleConnections(),
     logger,
+    answers,
   };
   server.on('request', createRequestListener(app, state, false));
   server.on('checkContinue', createRequestListener(app, state, true));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    onClientError(error, socket, logger);
+    onClientError(error, socket, answers, logger);
   });
 
   try {
@@ -244,6 +252,7 @@ async function shutdown(
 function onClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,
+  answers: TransportAnswers,
   logger: ReturnType<typeof createLogger> | undefined,
 ): void {
   // Node's own rule (docs of 'clientError'): write only when the socket still can take an answer
@@ -253,7 +262,7 @@ function onClientError(
     socket.destroy();
     return;
   }
-  const answer = answerForClientError(error.code);
+  const answer = answerForClientError(answers, error.code);
   const requestId = newRequestId();
   logger?.warn({ requestId, event: 'client-error', code: error.code, status: answer.status });
   socket.end(rawResponse(answer, requestId));

@@ -33,8 +33,8 @@ export const MESSAGES = {
   methodNotAllowed: 'method not allowed; /plants answers POST',
   mediaType: 'Content-Type must be application/json',
   internal: 'an unexpected error occurred; the request id identifies it in the server log',
-  // The reference server's HTTP layer answers these two (timeouts, oversized headers); the app never
-  // does, but createErrorResponse speaks for every code the spec defines.
+  // The reference server's HTTP layer answers these two (timeouts, oversized headers), building its
+  // answers through createErrorResponse so this is the only wording; the app itself never does.
   requestTimeout: 'the request was not received in time',
   headersTooLarge: 'the request headers are over the size limit',
 } as const;

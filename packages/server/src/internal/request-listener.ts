@@ -2,13 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
 import { NodeRequest, pathOf } from './node-request.js';
 import { type Logger, pathForLog } from './logger.js';
-import {
-  INTERNAL_ERROR,
-  MISSING_HOST,
-  type TransportAnswer,
-  answerBody,
-  newRequestId,
-} from './transport-errors.js';
+import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
 /** What the listener shares with the server that owns it. */
 export interface ListenerState {
@@ -19,6 +13,8 @@ export interface ListenerState {
   /** Called when `inFlight` drops, so a closing server can let go of idle sockets at once. */
   onIdle: () => void;
   readonly logger: Logger | undefined;
+  /** The answers the server gives without the core. */
+  readonly answers: TransportAnswers;
 }
 
 /**
@@ -37,7 +33,7 @@ export function createRequestListener(
     // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host. Node would send
     // an empty 400 itself; doing it here keeps the JSON Error body every failure promises.
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-      sendAnswer(state, req, res, MISSING_HOST, started);
+      sendAnswer(state, req, res, state.answers.missingHost, started);
       return;
     }
     const request = new NodeRequest(req, res, expectsContinue);
@@ -46,7 +42,7 @@ export function createRequestListener(
       (error: unknown) => {
         // The core turns its faults into 500s itself; reaching this is a bug, still never a hang.
         state.logger?.error({ event: 'unhandled', message: String(error) });
-        sendAnswer(state, req, res, INTERNAL_ERROR, started);
+        sendAnswer(state, req, res, state.answers.internalError, started);
       },
     );
   };
@@ -89,14 +85,13 @@ function sendAnswer(
 ): void {
   const requestId = newRequestId();
   if (!res.destroyed && !res.headersSent) {
-    const body = answerBody(answer);
     res.writeHead(answer.status, {
-      'content-type': 'application/json',
-      'content-length': Buffer.byteLength(body),
+      'content-type': answer.contentType,
+      'content-length': Buffer.byteLength(answer.body),
       'x-request-id': requestId,
       connection: 'close',
     });
-    res.end(body);
+    res.end(answer.body);
   }
   finish(state, req, pathOf(req.url ?? '/'), answer.status, requestId, started);
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { ErrorCode } from '@plant-store/core';
+import { createErrorResponse, ErrorCode } from '@plant-store/core';
 
 /**
  * An answer the server gives on its own, where the core never sees a request: the HTTP parser
@@ -9,55 +9,59 @@ import { ErrorCode } from '@plant-store/core';
  */
 export interface TransportAnswer {
   readonly status: number;
-  readonly error: number;
-  readonly message: string;
+  readonly contentType: string;
+  /** The spec's Error body, as JSON text. */
+  readonly body: string;
 }
 
-// A request that cannot be parsed has no readable body, so it is "not JSON" (40001). Timeouts and
-// oversized headers have codes of their own in openapi.yaml (40801, 43101, marked `transport`):
-// they are the only answers the core never gives, and the statuses (408, 431) are the precise
-// ones so that proxies and HTTP clients treat them correctly.
-/** The request could not be parsed as HTTP/1.1 (bad framing, invalid characters, bad chunking). */
-export const BAD_REQUEST: TransportAnswer = {
-  status: 400,
-  error: ErrorCode.INVALID_JSON,
-  message: 'the request could not be parsed as HTTP/1.1',
-};
-/** An HTTP/1.1 request without `Host` (RFC 9112 §3.2 requires a 400). */
-export const MISSING_HOST: TransportAnswer = {
-  status: 400,
-  error: ErrorCode.INVALID_JSON,
-  message: 'the request could not be parsed: HTTP/1.1 requires a Host header',
-};
-/** The headers were not (or the whole request was not) received within the server's timeouts. */
-export const REQUEST_TIMEOUT: TransportAnswer = {
-  status: 408,
-  error: ErrorCode.REQUEST_TIMEOUT,
-  message: 'the request was not received in time',
-};
-/** The request line and headers are over Node's limit (`maxHeaderSize`, 16 KiB by default). */
-export const HEADERS_TOO_LARGE: TransportAnswer = {
-  status: 431,
-  error: ErrorCode.HEADERS_TOO_LARGE,
-  message: 'the request headers are over the size limit',
-};
-/** The fallback when the core itself failed to answer (it catches its faults, so this is a bug). */
-export const INTERNAL_ERROR: TransportAnswer = {
-  status: 500,
-  error: ErrorCode.INTERNAL_ERROR,
-  message: 'an unexpected error occurred',
-};
+/** Every answer the server gives on its own, built once when it starts. */
+export interface TransportAnswers {
+  /** The request could not be parsed as HTTP/1.1 (bad framing, invalid characters, bad chunking). */
+  readonly badRequest: TransportAnswer;
+  /** An HTTP/1.1 request without `Host` (RFC 9112 §3.2 requires a 400). */
+  readonly missingHost: TransportAnswer;
+  /** The headers were not (or the whole request was not) received within the server's timeouts. */
+  readonly requestTimeout: TransportAnswer;
+  /** The request line and headers are over Node's limit (`maxHeaderSize`, 16 KiB by default). */
+  readonly headersTooLarge: TransportAnswer;
+  /** The fallback when the core itself failed to answer (it catches its faults, so this is a bug). */
+  readonly internalError: TransportAnswer;
+}
+
+/**
+ * Builds the server's own answers with the core's `createErrorResponse`, so their statuses, the
+ * pairing of code and status, and the wording of 40801 and 43101 have one source: the core. Done
+ * once at start, so a parser failure costs no Response and no body read.
+ */
+export async function createTransportAnswers(): Promise<TransportAnswers> {
+  // A request that cannot be parsed has no readable body, so it is "not JSON" (40001). Timeouts and
+  // oversized headers have codes of their own in openapi.yaml (40801, 43101, marked `transport`):
+  // they are the only answers the core never gives, and the statuses (408, 431) are the precise
+  // ones so that proxies and HTTP clients treat them correctly.
+  const [badRequest, missingHost, requestTimeout, headersTooLarge, internalError] = await Promise.all([
+    answer(ErrorCode.INVALID_JSON, 'the request could not be parsed as HTTP/1.1'),
+    answer(ErrorCode.INVALID_JSON, 'the request could not be parsed: HTTP/1.1 requires a Host header'),
+    answer(ErrorCode.REQUEST_TIMEOUT),
+    answer(ErrorCode.HEADERS_TOO_LARGE),
+    answer(ErrorCode.INTERNAL_ERROR, 'an unexpected error occurred'),
+  ]);
+  return { badRequest, missingHost, requestTimeout, headersTooLarge, internalError };
+}
+
+async function answer(code: ErrorCode, message?: string): Promise<TransportAnswer> {
+  const response = createErrorResponse(code, message);
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? 'application/json',
+    body: await response.text(),
+  };
+}
 
 /** Which answer a `clientError` gets, by Node's error code. */
-export function answerForClientError(code: string | undefined): TransportAnswer {
-  if (code === 'HPE_HEADER_OVERFLOW') return HEADERS_TOO_LARGE;
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'HPE_HEADERS_TIMEOUT') return REQUEST_TIMEOUT;
-  return BAD_REQUEST;
-}
-
-/** The JSON body of an answer. */
-export function answerBody(answer: TransportAnswer): string {
-  return JSON.stringify({ error: answer.error, message: answer.message });
+export function answerForClientError(answers: TransportAnswers, code: string | undefined): TransportAnswer {
+  if (code === 'HPE_HEADER_OVERFLOW') return answers.headersTooLarge;
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'HPE_HEADERS_TIMEOUT') return answers.requestTimeout;
+  return answers.badRequest;
 }
 
 /** A new request id for answers the core never produced. */
@@ -70,14 +74,13 @@ export function newRequestId(): string {
  * `ServerResponse`). Always `Connection: close`: after a parse failure the framing is unknown.
  */
 export function rawResponse(answer: TransportAnswer, requestId: string): string {
-  const body = answerBody(answer);
   return (
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n` +
-    'content-type: application/json\r\n' +
-    `content-length: ${Buffer.byteLength(body)}\r\n` +
+    `content-type: ${answer.contentType}\r\n` +
+    `content-length: ${Buffer.byteLength(answer.body)}\r\n` +
     `x-request-id: ${requestId}\r\n` +
     'connection: close\r\n' +
     '\r\n' +
-    body
+    answer.body
   );
 }
