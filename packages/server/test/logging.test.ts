@@ -1,5 +1,9 @@
 // The JSON-line request log: useful fields, one line per request, and never a secret.
+import { createServer } from 'node:http';
 import { expect, it } from 'vitest';
+import { createLogger } from '../src/internal/logger.js';
+import { createRequestListener } from '../src/internal/request-listener.js';
+import { createTransportAnswers } from '../src/internal/transport-errors.js';
 import { RawConnection, TOKEN, createPlant, exchangeUntilClose, postHead, serve } from './helpers.js';
 
 function collector(): { lines: () => Array<Record<string, unknown>>; raw: () => string; write: (line: string) => void } {
@@ -96,4 +100,29 @@ it('logs an unexpected fault of the store as an error line without the request d
     error: 'Error: disk on fire',
   });
   expect(log.raw()).not.toContain('Fern');
+});
+
+it('answers the core 50001 and logs its request id when the app itself rejects (the last-resort 500)', async () => {
+  const log = collector();
+  const state = { closing: false, inFlight: 0, onIdle: () => {}, logger: createLogger(log), answers: await createTransportAnswers() };
+  const failing = { handle: () => Promise.reject(new Error('boom')) };
+  const server = createServer(createRequestListener(failing, state, false));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/plants`, { method: 'POST' });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      error: 50001,
+      message: 'an unexpected error occurred; the request id identifies it in the server log',
+    });
+    const requestId = res.headers.get('x-request-id');
+    await until(() => log.lines().length >= 2);
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ level: 'error', event: 'unhandled', requestId, error: 'Error: boom' }),
+      expect.objectContaining({ level: 'info', requestId, status: 500 }),
+    ]);
+  } finally {
+    server.close();
+  }
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
 import { NodeRequest, pathOf } from './node-request.js';
-import { type Logger, pathForLog } from './logger.js';
+import { type Logger, describeError, pathForLog } from './logger.js';
 import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
 /** What the listener shares with the server that owns it. */
@@ -41,8 +41,10 @@ export function createRequestListener(
       (response) => send(state, req, res, request, response, started),
       (error: unknown) => {
         // The core turns its faults into 500s itself; reaching this is a bug, still never a hang.
-        state.logger?.error({ event: 'unhandled', message: String(error) });
-        sendAnswer(state, req, res, state.answers.internalError, started);
+        // The 500 says its request id identifies the fault in the log, so the log line names it.
+        const requestId = newRequestId();
+        state.logger?.error({ requestId, event: 'unhandled', error: describeError(error) });
+        sendAnswer(state, req, res, state.answers.internalError, started, requestId);
       },
     );
   };
@@ -82,8 +84,8 @@ function sendAnswer(
   res: ServerResponse,
   answer: TransportAnswer,
   started: number,
+  requestId = newRequestId(),
 ): void {
-  const requestId = newRequestId();
   if (!res.destroyed && !res.headersSent) {
     res.writeHead(answer.status, {
       'content-type': answer.contentType,

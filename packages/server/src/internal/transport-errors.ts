@@ -43,7 +43,7 @@ export async function createTransportAnswers(): Promise<TransportAnswers> {
     answer(ErrorCode.INVALID_JSON, 'the request could not be parsed: HTTP/1.1 requires a Host header'),
     answer(ErrorCode.REQUEST_TIMEOUT),
     answer(ErrorCode.HEADERS_TOO_LARGE),
-    answer(ErrorCode.INTERNAL_ERROR, 'an unexpected error occurred'),
+    answer(ErrorCode.INTERNAL_ERROR),
   ]);
   return { badRequest, missingHost, requestTimeout, headersTooLarge, internalError };
 }
