@@ -81,12 +81,10 @@ export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}
   const createPlantUrl = `${match}/plants`;
   const createPlant = http.post(createPlantUrl, ({ request }) => app.fetch(request));
   // Everything else under the base URL goes to the core too, so a wrong path or method answers the
-  // server's 404/405 instead of escaping to the network. The base itself is matched as well: MSW's
-  // `/*` needs at least the slash after the prefix.
+  // server's 404/405 instead of escaping to the network. The base itself is matched as well when it
+  // has a path prefix: MSW's `/*` needs at least the slash after the prefix.
   const rest = [http.all(`${match}/*`, ({ request }) => app.fetch(request))];
-  if (match !== '' && !/^[a-z][a-z\d+.-]*:\/\/[^/]+$/i.test(match)) {
-    rest.push(http.all(match, ({ request }) => app.fetch(request)));
-  }
+  if (basePath !== undefined) rest.push(http.all(match, ({ request }) => app.fetch(request)));
   return {
     handlers: [createPlant, ...rest],
     createPlant,
