@@ -66,4 +66,9 @@ export interface PlantStoreApp {
   handle(request: PlantStoreRequest): Promise<PlantStoreResponse>;
   /** The store this application writes to. */
   readonly store: PlantStore;
+  /**
+   * The base path as requests are matched against it: `''`, or `/x…` without a trailing slash
+   * (`basePath: 'api/'` gives `/api`), so an adapter can name its own URL without parsing the option again.
+   */
+  readonly basePath: string;
 }

@@ -169,5 +169,6 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
       return toWebResponse(await handle(fromWebRequest(request)));
     },
     store,
+    basePath,
   };
 }

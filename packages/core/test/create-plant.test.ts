@@ -244,6 +244,7 @@ describe('routing', () => {
   it('serves /plants under the base path only', async () => {
     for (const basePath of ['/api', '/api/', 'api']) {
       const app = makeApp({ basePath });
+      expect(app.basePath).toBe('/api');
       expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/api/plants' }))).status, basePath).toBe(200);
       const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/plants' })));
       expect(res.status).toBe(404);

@@ -190,11 +190,9 @@ export async function startPlantStoreServer(
   const address = server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  // The URL shows the prefix the way the core matches it: leading slash, no trailing one.
-  const basePath = (options.basePath ?? '').replace(/^\/*/, '/').replace(/\/+$/, '');
 
   return {
-    url: `http://${urlHost}:${actualPort}${basePath}`,
+    url: `http://${urlHost}:${actualPort}${app.basePath}`,
     port: actualPort,
     host,
     tokens,
