@@ -1,13 +1,38 @@
 import type { PlantStore } from '@plant-store/core';
-import { FileStoreEngine, type FileStoreRecovery, type FileStoreStats } from './internal/file-store-engine.js';
-
-export { FileStoreError, type FileStoreErrorCode } from './internal/file-store-error.js';
-export type { FileStoreRecovery, FileStoreStats } from './internal/file-store-engine.js';
+import type { FileStoreError } from './file-store-error.js';
+import { FileStoreEngine } from './internal/file-store-engine.js';
 
 /** Options of {@link openFileStore}. */
 export interface FileStoreOptions {
   /** The log file; created when missing. `<path>.lock` beside it marks it as in use. */
   readonly path: string;
+}
+
+/** Counters of the work a file store did since it was opened. */
+export interface FileStoreStats {
+  /** Plants written (each once). */
+  readonly records: number;
+  /** `write` calls that appended a batch of records. */
+  readonly writes: number;
+  /**
+   * Durable points: `fdatasync` calls, or O_DSYNC writes where the file is opened with O_DSYNC.
+   * Group commit makes this far smaller than `records` under concurrency.
+   */
+  readonly syncs: number;
+}
+
+/** What opening found, for the caller to log. */
+export interface FileStoreRecovery {
+  /** Plants replayed from the log. */
+  readonly plants: number;
+  /** Bytes of a torn last write that were cut away (0 when the log was whole). */
+  readonly truncatedBytes: number;
+  /** Where the cut was made, when one was. */
+  readonly truncatedAt?: number;
+  /** Why the tail was torn, when it was. */
+  readonly reason?: string;
+  /** The data file was created by this open. */
+  readonly created: boolean;
 }
 
 /** A {@link PlantStore} kept in an append-only log on disk, with what opening it found. */

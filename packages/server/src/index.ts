@@ -10,11 +10,7 @@ export type {
 } from './plant-store-server.js';
 
 // The durable store behind `data` / `--data`, for programs that open it themselves
-export { openFileStore, FileStoreError } from './file-store.js';
-export type {
-  FileStore,
-  FileStoreErrorCode,
-  FileStoreOptions,
-  FileStoreRecovery,
-  FileStoreStats,
-} from './file-store.js';
+export { openFileStore } from './file-store.js';
+export type { FileStore, FileStoreOptions, FileStoreRecovery, FileStoreStats } from './file-store.js';
+export { FileStoreError } from './file-store-error.js';
+export type { FileStoreErrorCode } from './file-store-error.js';

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
-import { FileStoreError } from './file-store-error.js';
+import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
+import { FileStoreError } from '../file-store-error.js';
 import { HEADER_LINE, encodePlant, scanLog } from './file-store-format.js';
 import { PlantIndex } from './file-store-index.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
@@ -27,33 +28,6 @@ export const NODE_IO: FileStoreIo = {
 };
 
 const CREATED: InsertResult = Object.freeze({ created: true });
-
-/** Counters of the work a file store did since it was opened. */
-export interface FileStoreStats {
-  /** Plants written (each once). */
-  readonly records: number;
-  /** `write` calls that appended a batch of records. */
-  readonly writes: number;
-  /**
-   * Durable points: `fdatasync` calls, or O_DSYNC writes where the file is opened with O_DSYNC.
-   * Group commit makes this far smaller than `records` under concurrency.
-   */
-  readonly syncs: number;
-}
-
-/** What opening found, for the caller to log. */
-export interface FileStoreRecovery {
-  /** Plants replayed from the log. */
-  readonly plants: number;
-  /** Bytes of a torn last write that were cut away (0 when the log was whole). */
-  readonly truncatedBytes: number;
-  /** Where the cut was made, when one was. */
-  readonly truncatedAt?: number;
-  /** Why the tail was torn, when it was. */
-  readonly reason?: string;
-  /** The data file was created by this open. */
-  readonly created: boolean;
-}
 
 interface PendingRecord {
   readonly kind: 'record';

@@ -1,6 +1,6 @@
 import type { StoredPlant } from '@plant-store/core';
 import { crc32 } from './file-store-crc32.js';
-import { FileStoreError } from './file-store-error.js';
+import { FileStoreError } from '../file-store-error.js';
 
 // One record per line: 8 lower-case hex digits of the CRC-32 of the JSON text, a space, the JSON
 // text, "\n". JSON.stringify escapes every control character (and lone surrogates since ES2019),

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FileStoreError } from './file-store-error.js';
+import { FileStoreError } from '../file-store-error.js';
 
 /** A held lock: what `releaseLock` needs. */
 export interface HeldLock {
