@@ -113,3 +113,10 @@ it('does not repeat a rejected token in its message (it is a secret)', () => {
     expect.objectContaining({ message: expect.not.stringContaining('secret value') }),
   );
 });
+
+it('does not repeat a stray argument, such as a token given to --any-token, in its message', () => {
+  expect(() => parseCli(['--any-token', 's3cretToken'], {})).toThrow(UsageError);
+  expect(() => parseCli(['--any-token', 's3cretToken'], {})).toThrow(
+    expect.objectContaining({ message: expect.not.stringContaining('s3cretToken') }),
+  );
+});

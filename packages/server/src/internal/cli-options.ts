@@ -60,7 +60,12 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
       },
     }));
   } catch (error) {
-    // parseArgs' messages already name the flag ("Unknown option '--prot'").
+    // A stray argument is most often a value given to a flag that takes none (`--any-token s3cret`),
+    // which may be a secret, and parseArgs quotes it: this message may end up in a log.
+    if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new UsageError('unexpected argument: this command takes no positional arguments (is it a value after a flag that takes none?)');
+    }
+    // The other messages of parseArgs name the flag ("Unknown option '--prot'"), never its value.
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help === true) return { kind: 'help' };
