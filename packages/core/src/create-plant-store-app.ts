@@ -107,7 +107,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
       if (method !== 'POST') {
         if (method === 'OPTIONS' && originAllowed !== undefined) return answerOptions(request, requestId, origin);
         const answer = fail(405, bodies.methodNotAllowed, requestId, origin);
-        (answer.headers as Record<string, string>).allow = allow;
+        answer.headers.allow = allow;
         return answer;
       }
 
@@ -151,7 +151,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
       }
       return { status: 200, headers: jsonHeaders(requestId, origin), body: plantBody(stored.name, stored.tag) };
     } catch (error) {
-      if (requestId === '') requestId = requestIdOf(null);
+      if (requestId === '') requestId = generateRequestId();
       if (onError !== undefined) {
         try {
           onError(error, requestId);
