@@ -1,7 +1,8 @@
 import type { StoredPlant } from '@plant-store/core';
 
-// The same compact representation as core's memory store: a million plants must fit in a small
-// footprint whether or not they are also on disk.
+// Compact like core's memory store (ids in the safe range keyed by number, an untagged plant kept as
+// its bare name), because a million plants must fit in a small footprint whether or not they are
+// also on disk. Unlike it, a tagged plant is a small object rather than one flat string.
 
 /** A stored plant that has a tag. Plants without one are kept as their bare name string. */
 class Tagged {
