@@ -7,6 +7,8 @@
 //   BENCH_ONLY=servers,client,msw,memory,bundle   run a subset (RESULTS.md is written only by a full run)
 //   BENCH_PROFILE=1        run our server with --cpu-prof into bench/profiles/ (raw too, to compare)
 //   BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS   override the server plan
+//   BENCH_CANDIDATE=/abs/path.mjs   adds a row for a module exporting `start(options)` → { url, close }
+//                          (e.g. a patched copy of packages/server/dist/index.js), to A/B a change
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -52,6 +54,7 @@ const SERVERS = [
   { id: 'fastify', label: 'fastify 5 + route JSON schema', kind: 'fastify' },
   { id: 'ours', label: '@plant-store/server (memory)', kind: 'ours' },
   { id: 'durable', label: '@plant-store/server (`data`, fsync per ack)', kind: 'ours', durable: true },
+  ...(env.BENCH_CANDIDATE ? [{ id: 'candidate', label: `candidate \`${env.BENCH_CANDIDATE.split('/').pop()}\``, kind: 'module' }] : []),
 ];
 const WORKLOADS = [
   { id: 'unique', label: 'unique ids (200 create)', expect: (codes) => only(codes, ['200']) },
@@ -68,6 +71,7 @@ function balanced(codes) {
 
 function serverOptions(server, tmp) {
   const options = { tokens: [TOKEN] };
+  if (server.kind === 'module') options.module = env.BENCH_CANDIDATE;
   if (server.durable) options.data = join(tmp, `plants-${Date.now()}-${Math.random().toString(16).slice(2)}.log`);
   return options;
 }
@@ -187,7 +191,7 @@ function serverRows({ best, pending, checks }) {
       let target = '';
       let ok;
       if (server.id === 'raw') target = 'baseline';
-      else if (server.id === 'fastify') target = 'reference';
+      else if (server.id === 'fastify' || server.id === 'candidate') target = 'reference';
       else if (server.id === 'ours') {
         target = '≥ 0.92x raw req/s, > fastify, p99 ≤ 1.2x raw';
         if (r && raw && fastify) {
@@ -220,7 +224,7 @@ function serverRows({ best, pending, checks }) {
       const check = checks.get(server.id);
       const contract = check ? `${check.total - check.failed.length}/${check.total}` : '—';
       rows.push(
-        `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(r.rps / raw.rps) : '—'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(r.p99Ms / raw.p99Ms) : '—'} | ${fmt.us(r.cpuUsPerRequest)}${raw ? ` (${fmt.ratio(r.cpuUsPerRequest / raw.cpuUsPerRequest)})` : ''} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${server.id === 'raw' || server.id === 'fastify' ? '—' : met(ok)} |`,
+        `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(r.rps / raw.rps) : '—'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(r.p99Ms / raw.p99Ms) : '—'} | ${fmt.us(r.cpuUsPerRequest)}${raw ? ` (${fmt.ratio(r.cpuUsPerRequest / raw.cpuUsPerRequest)})` : ''} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${target === 'baseline' || target === 'reference' ? '—' : met(ok)} |`,
       );
     }
   }

@@ -1,6 +1,8 @@
 // Child-process entry that starts one server under test and reports its URL, so the server runs
 // in its own process (pinned to its own core) and its peak RSS is its own. Usage:
-//   node serve.mjs <raw|fastify|ours> '<json options>'
+//   node serve.mjs <raw|fastify|ours|trivial|module> '<json options>'
+// `module` imports `options.module` (a file path) and calls its `start(options)`: a way to A/B a
+// candidate change of the server against the others without touching the packages.
 // Prints one line `READY {"url":…}` on stdout; SIGTERM/SIGINT close it and exit 0 (which is also
 // what lets `--cpu-prof` write its profile).
 const [kind, json = '{}'] = process.argv.slice(2);
@@ -23,6 +25,11 @@ async function start() {
     case 'trivial': {
       const { startTrivialServer } = await import('./trivial-server.mjs');
       return startTrivialServer(options);
+    }
+    case 'module': {
+      const { pathToFileURL } = await import('node:url');
+      const { start: startModule } = await import(pathToFileURL(options.module).href);
+      return startModule(options);
     }
     default:
       throw new Error(`unknown server kind ${kind}`);
