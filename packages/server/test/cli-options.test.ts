@@ -66,6 +66,10 @@ it('lets flags win over environment variables', () => {
   expect(start(['--any-token'], env).tokens).toBe('any');
 });
 
+it('lets --token win over PLANT_STORE_ANY_TOKEN instead of refusing the pair', () => {
+  expect(start(['--token', 'from-flag'], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toEqual(['from-flag']);
+});
+
 it('accepts every token only with --any-token or PLANT_STORE_ANY_TOKEN', () => {
   expect(start(['--any-token']).tokens).toBe('any');
   expect(start([], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toBe('any');

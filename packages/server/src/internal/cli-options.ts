@@ -84,10 +84,10 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
     options.host = host;
   }
 
-  const anyToken =
-    values['any-token'] ?? parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
+  const envAnyToken = parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
   const flagTokens = values.token;
-  if (anyToken === true && flagTokens !== undefined) {
+  // Only two flags contradict each other; a flag beats the environment, as everywhere else.
+  if (values['any-token'] === true && flagTokens !== undefined) {
     throw new UsageError('give either --token or --any-token, not both');
   }
   if (flagTokens !== undefined) {
@@ -96,7 +96,7 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
     options.tokens = 'any';
   } else if (nonEmpty(env.PLANT_STORE_TOKENS) !== undefined) {
     options.tokens = checkTokens(splitList(env.PLANT_STORE_TOKENS ?? ''), 'PLANT_STORE_TOKENS');
-  } else if (anyToken === true) {
+  } else if (envAnyToken === true) {
     options.tokens = 'any';
   }
 
