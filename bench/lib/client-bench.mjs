@@ -4,7 +4,7 @@
 import { createPlant } from '@plant-store/client';
 import { alternate } from './alternate.mjs';
 
-const { url, token, calls = 3000, rounds = 6 } = JSON.parse(process.argv[2]);
+const { url, token, calls = 3000, rounds = 10 } = JSON.parse(process.argv[2]);
 const endpoint = new URL('plants', `${url}/`).href;
 const plant = (i) => ({ id: 1_000_000 + i, name: 'Monstera deliciosa', tag: 'indoor' });
 
