@@ -303,11 +303,11 @@ function pairSection(title, outcome, names, targetRatio, what) {
   const ratio = ours.usPerCall / base.usPerCall;
   const ok = targetRatio === undefined ? true : ratio <= targetRatio;
   lines.push(
-    '| contender | µs per call (median round) | rounds (µs per call) |',
-    '|---|--:|---|',
-    ...outcome.value.map((r) => `| ${r.name} | ${fmt.us(r.usPerCall)} | ${r.rounds.map(fmt.us).join(', ')} |`),
+    '| contender | µs per call (median round) | CPU µs per call, this process | rounds (µs per call) |',
+    '|---|--:|--:|---|',
+    ...outcome.value.map((r) => `| ${r.name} | ${fmt.us(r.usPerCall)} | ${fmt.us(r.cpuUsPerCall)} | ${r.rounds.map(fmt.us).join(', ')} |`),
     '',
-    `Ratio ${names[0]} / ${names[1]}: **${fmt.ratio(ratio)}**${targetRatio === undefined ? '' : ` (target ${targetText}: ${met(ok)})`}.`,
+    `Ratio ${names[0]} / ${names[1]}: **${fmt.ratio(ratio)}**${targetRatio === undefined ? '' : ` (target ${targetText}: ${met(ok)})`}; CPU per call ${fmt.ratio(ours.cpuUsPerCall / base.cpuUsPerCall)}.`,
     '',
   );
   return { lines, targets: [{ what, figure: fmt.ratio(ratio), target: targetText, ok: targetRatio === undefined ? undefined : ok }] };
