@@ -368,7 +368,7 @@ if (servers) {
     ...notes,
     ...(servers.fsync
       ? [
-          `- The durable rows ack each create only after its batch is written and \`fdatasync\`ed, one batch in flight at a time, so they are bound by the disk: one append + \`fdatasync\` in the temp directory took p50 ${fmt.ms(servers.fsync.p50Ms)} ms, p99 ${fmt.ms(servers.fsync.p99Ms)} ms (${servers.fsync.count} sequential, measured after the loads). With ${plan.connections} connections at most ${plan.connections} creates share one sync.`,
+          `- The durable rows ack each create only once its batch is on disk (group commit: one durable write per batch, one batch in flight). One append + \`fdatasync\` in the temp directory took p50 ${fmt.ms(servers.fsync.p50Ms)} ms, p99 ${fmt.ms(servers.fsync.p99Ms)} ms (${servers.fsync.count} sequential, after the loads). The server process, its fs thread pool included, is pinned to one core, so the kernel's work for each durable write is taken from the core that also answers the requests; with ${plan.connections} connections at most ${plan.connections} creates share one write.`,
         ]
       : []),
     '',
