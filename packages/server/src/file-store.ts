@@ -12,11 +12,11 @@ export interface FileStoreOptions {
 export interface FileStoreStats {
   /** Plants written (each once). */
   readonly records: number;
-  /** `write` calls that appended a batch of records. */
+  /** `write` calls that wrote a batch of records (the zero-filling ahead of the log is not counted). */
   readonly writes: number;
   /**
-   * Durable points: `fdatasync` calls, or O_DSYNC writes where the file is opened with O_DSYNC.
-   * Group commit makes this far smaller than `records` under concurrency.
+   * Durable points of batches: `fdatasync` calls, or O_DSYNC writes where the file is opened with
+   * O_DSYNC. Group commit makes this far smaller than `records` under concurrency.
    */
   readonly syncs: number;
 }
@@ -48,9 +48,11 @@ export interface FileStore extends PlantStore {
 /**
  * Opens (replaying) or creates the append-only log at `options.path`, and locks it for this process.
  * `insert` resolves only once its record is written and fsynced; concurrent inserts share one write
- * and one fsync. A record torn by a crash at the end of the file is cut away at open (it was never
- * acknowledged); damage before intact records, a file that is not a plant store log, and a file
- * locked by a live process are refused with a {@link FileStoreError} naming the file.
+ * and one fsync. While open, the file is zero-filled a few MiB past its last record so that writes
+ * overwrite blocks instead of growing the file; `close` cuts it back to its last record. A record
+ * torn by a crash at the end of the file is cut away at open (it was never acknowledged), and zeros
+ * after the last record are unused space; damage before intact records, a file that is not a plant
+ * store log, and a file locked by a live process are refused with a {@link FileStoreError} naming the file.
  *
  * @example
  * const store = await openFileStore({ path: 'plants.log' });

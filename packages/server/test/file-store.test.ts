@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { FileStoreError } from '../src/file-store-error.js';
 import { openFileStore, type FileStore } from '../src/file-store.js';
 import { crc32Portable } from '../src/internal/file-store-crc32.js';
-import { FileStoreEngine, NODE_IO, type FileStoreIo } from '../src/internal/file-store-engine.js';
+import { FileStoreEngine, NODE_IO, PREALLOCATE_CHUNK, type FileStoreIo } from '../src/internal/file-store-engine.js';
 import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
 
 let dir: string;
@@ -42,6 +42,14 @@ const PLANTS = [
   { id: 2n ** 53n + 1n, name: 'Just past double precision' },
 ];
 
+/** The file as written so far: the zeros preallocated after the last record left out. */
+function written(): Buffer {
+  const bytes = fs.readFileSync(file);
+  let end = bytes.length;
+  while (end > 0 && bytes[end - 1] === 0) end--;
+  return bytes.subarray(0, end);
+}
+
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '0']);
   return child.pid!;
@@ -61,7 +69,7 @@ test('replays every plant, exactly, after close and reopen', async () => {
 test('writes a header line and one checksummed JSON line per plant, with the id as a decimal string', async () => {
   const store = await open();
   await store.insert({ id: 12n, name: 'Fern', tag: 'green' });
-  const text = fs.readFileSync(file, 'utf8');
+  const text = written().toString('utf8');
   expect(text).toBe(
     `${HEADER_LINE.toString()}${zlib.crc32('{"id":"12","name":"Fern","tag":"green"}').toString(16).padStart(8, '0')} {"id":"12","name":"Fern","tag":"green"}\n`,
   );
@@ -79,12 +87,12 @@ test('stores only id, name and tag, whatever else the plant object carries', asy
 test('answers a taken id with the existing plant and writes nothing', async () => {
   const store = await open();
   await store.insert({ id: 7n, name: 'Fern' });
-  const bytes = fs.statSync(file).size;
+  const bytes = written();
   expect(await store.insert({ id: 7n, name: 'Other', tag: 'x' })).toEqual({
     created: false,
     existing: { id: 7n, name: 'Fern' },
   });
-  expect(fs.statSync(file).size).toBe(bytes);
+  expect(written().equals(bytes)).toBe(true);
   expect(store.stats().records).toBe(1);
 });
 
@@ -166,7 +174,7 @@ test('cuts away the last record torn at every byte offset, keeping the others an
         { id: 1n, name: 'one' },
         { id: 2n, name: 'two', tag: 't' },
       ]);
-      expect(fs.statSync(file).size).toBe(lastStart);
+      expect(written().length).toBe(lastStart);
       await store.insert({ id: 4n, name: 'after the cut' });
     } finally {
       await store.close();
@@ -187,21 +195,111 @@ test('cuts away a last record whose checksum does not match', async () => {
   expect(await store.size()).toBe(2);
 });
 
-test('cuts away garbage and zero-filled blocks appended after the last whole record', async () => {
+test('cuts away garbage appended after the last whole record, with or without zeros after it', async () => {
   const { bytes } = await threePlantLog();
   const tails = [
     Buffer.from('not a record\nneither {"id":"9","name":"x"}\n\n'),
-    Buffer.alloc(4096),
     Buffer.from('0000000 {"id":"9"}'),
   ];
   for (const tail of tails) {
-    fs.writeFileSync(file, Buffer.concat([bytes, tail]));
-    const store = await openFileStore({ path: file });
-    expect(store.recovery.truncatedBytes).toBe(tail.length);
-    expect(await store.size()).toBe(3);
-    await store.close();
-    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    for (const zeros of [0, 5000]) {
+      fs.writeFileSync(file, Buffer.concat([bytes, tail, Buffer.alloc(zeros)]));
+      const store = await openFileStore({ path: file });
+      expect(store.recovery).toMatchObject({ truncatedBytes: tail.length, truncatedAt: bytes.length });
+      expect(await store.size()).toBe(3);
+      await store.close();
+      expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    }
   }
+});
+
+test('cuts away a record torn in the middle of preallocated zeros, keeping the others', async () => {
+  const { bytes, lastStart } = await threePlantLog();
+  // An in-place batch write cut short: part of a record, then the zeros it was writing over.
+  for (const cut of [lastStart + 1, lastStart + 12, bytes.length - 1]) {
+    fs.writeFileSync(file, Buffer.concat([bytes.subarray(0, cut), Buffer.alloc(PREALLOCATE_CHUNK - cut)]));
+    const store = await openFileStore({ path: file });
+    expect(store.recovery).toMatchObject({ truncatedBytes: cut - lastStart, truncatedAt: lastStart });
+    expect((await store.list()).map((p) => p.id)).toEqual([1n, 2n]);
+    await store.insert({ id: 4n, name: 'after the cut' });
+    await store.close();
+    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, lastStart), encodePlant({ id: 4n, name: 'after the cut' })]))).toBe(true);
+  }
+});
+
+test('reads a zero-filled tail as unused space: reopens with every record and appends after the last one', async () => {
+  const { bytes } = await threePlantLog();
+  // A whole preallocated chunk, and one whose zero-filling a crash cut short.
+  for (const zeros of [PREALLOCATE_CHUNK, 123_457]) {
+    fs.writeFileSync(file, Buffer.concat([bytes, Buffer.alloc(zeros)]));
+    const store = await openFileStore({ path: file });
+    expect(store.recovery).toEqual({ plants: 3, truncatedBytes: 0, created: false });
+    expect(await store.size()).toBe(3);
+    await store.insert({ id: 4n, name: 'next' });
+    await store.close();
+    expect(fs.readFileSync(file).equals(Buffer.concat([bytes, encodePlant({ id: 4n, name: 'next' })]))).toBe(true);
+  }
+});
+
+test('recovers every record from a file copied while the store was open, as a crash leaves it', async () => {
+  const store = await open();
+  await Promise.all(PLANTS.map((plant) => store.insert(plant)));
+  await store.insert({ id: 5n, name: 'last' });
+  const crashed = path.join(dir, 'crashed.log');
+  fs.copyFileSync(file, crashed);
+  const logical = written();
+  // The copy carries the preallocated zeros after the last record.
+  expect(fs.statSync(crashed).size).toBeGreaterThan(logical.length);
+  const recovered = await openFileStore({ path: crashed });
+  try {
+    expect(recovered.recovery).toEqual({ plants: 5, truncatedBytes: 0, created: false });
+    expect(await recovered.list()).toEqual([...PLANTS, { id: 5n, name: 'last' }]);
+    await recovered.insert({ id: 6n, name: 'after the crash' });
+  } finally {
+    await recovered.close();
+  }
+  expect(fs.readFileSync(crashed).equals(Buffer.concat([logical, encodePlant({ id: 6n, name: 'after the crash' })]))).toBe(true);
+});
+
+test('zero-fills the file ahead of its last record while open, and close cuts it back to that record', async () => {
+  const store = await open();
+  await store.insert({ id: 1n, name: 'Fern' });
+  await store.insert({ id: 2n, name: 'Moss' });
+  const logical = Buffer.concat([HEADER_LINE, encodePlant({ id: 1n, name: 'Fern' }), encodePlant({ id: 2n, name: 'Moss' })]);
+  expect(written().equals(logical)).toBe(true);
+  expect(fs.statSync(file).size).toBeGreaterThanOrEqual(logical.length + PREALLOCATE_CHUNK);
+  await store.close();
+  expect(fs.readFileSync(file).equals(logical)).toBe(true);
+});
+
+test('keeps records contiguous across many zero-filled chunks, whatever the batches', async () => {
+  // Chunks smaller than a batch: batches wait for the zero-filling, cross chunk ends and append.
+  const store = await FileStoreEngine.open(file, NODE_IO, { preallocate: 256 });
+  const expected: Array<{ id: bigint; name: string }> = [];
+  for (let round = 0; round < 20; round++) {
+    const batch = Array.from({ length: round % 5 === 0 ? 30 : 1 + (round % 3) }, (_, i) => ({
+      id: BigInt(round * 100 + i),
+      name: `plant ${round}.${i}`,
+    }));
+    expected.push(...batch);
+    await Promise.all(batch.map((plant) => store.insert(plant)));
+  }
+  await store.close();
+  const bytes = fs.readFileSync(file);
+  expect(bytes.equals(Buffer.concat([HEADER_LINE, ...expected.map(encodePlant)]))).toBe(true);
+  const reopened = await open();
+  expect(await reopened.list()).toEqual(expected);
+});
+
+test('refuses zeroed records before intact ones, even with zeros after the last record', async () => {
+  const { bytes } = await threePlantLog();
+  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }).length;
+  const damaged = Buffer.concat([bytes, Buffer.alloc(8192)]);
+  // Zeroed up to its newline, so the intact third record is the next line.
+  damaged.fill(0, secondStart, secondStart + encodePlant({ id: 2n, name: 'two', tag: 't' }).length - 1);
+  fs.writeFileSync(file, damaged);
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: secondStart });
+  expect(fs.readFileSync(file).equals(damaged)).toBe(true);
 });
 
 test('refuses to start on damage before intact records, naming the file and the byte offset, and leaves the file alone', async () => {
@@ -309,7 +407,7 @@ test('after a failed fdatasync, rejects that batch and every later write, and a 
       return NODE_IO.fdatasync(fd);
     },
   };
-  const store = await FileStoreEngine.open(file, io, { dsync: false });
+  const store = await FileStoreEngine.open(file, io, { dsync: false, preallocate: 0 });
   await store.insert({ id: 1n, name: 'synced' });
   const failed = await store.insert({ id: 2n, name: 'sync failed' }).catch((e: unknown) => e);
   expect(failed).toMatchObject({ code: 'io', path: file });
@@ -332,7 +430,7 @@ test('after a failed O_DSYNC write, rejects that batch and every later write, an
       return result;
     },
   };
-  const store = await FileStoreEngine.open(file, io);
+  const store = await FileStoreEngine.open(file, io, { preallocate: 0 });
   await store.insert({ id: 1n, name: 'synced' });
   await expect(store.insert({ id: 2n, name: 'sync failed' })).rejects.toMatchObject({ code: 'io' });
   await expect(store.insert({ id: 3n, name: 'later' })).rejects.toMatchObject({ code: 'io' });
@@ -343,7 +441,7 @@ test('after a failed O_DSYNC write, rejects that batch and every later write, an
 test('group-commits concurrent inserts with write + fdatasync too, where O_DSYNC is not used', async () => {
   let fdatasyncs = 0;
   const io: FileStoreIo = { ...NODE_IO, fdatasync: (fd) => (fdatasyncs++, NODE_IO.fdatasync(fd)) };
-  const store = await FileStoreEngine.open(file, io, { dsync: false });
+  const store = await FileStoreEngine.open(file, io, { dsync: false, preallocate: 0 });
   await Promise.all(Array.from({ length: 200 }, (_, i) => store.insert({ id: BigInt(i), name: 'x' })));
   expect(store.stats().syncs).toBe(fdatasyncs);
   expect(fdatasyncs).toBeLessThanOrEqual(10);
@@ -361,7 +459,7 @@ test('cuts a batch that failed half-written, so the file still ends on a whole r
       throw ioError('ENOSPC');
     },
   };
-  const store = await FileStoreEngine.open(file, io);
+  const store = await FileStoreEngine.open(file, io, { preallocate: 0 });
   await store.insert({ id: 1n, name: 'whole' });
   await expect(store.insert({ id: 2n, name: 'half written' })).rejects.toMatchObject({ code: 'io' });
   await store.close();
@@ -375,10 +473,48 @@ test('finishes a short write before syncing, so the batch lands whole', async ()
     ...NODE_IO,
     write: (fd, buf, offset, length, position) => NODE_IO.write(fd, buf, offset, Math.min(length, 7), position),
   };
-  const store = await FileStoreEngine.open(file, io);
+  // The zero-filling is written in short pieces too.
+  const store = await FileStoreEngine.open(file, io, { preallocate: 512 });
   await Promise.all(PLANTS.map((plant) => store.insert(plant)));
   await store.close();
   expect(await (await open()).list()).toEqual(PLANTS);
+});
+
+test('when zero-filling ahead fails with EIO, rejects the next batch and every later write, and a restart replays what was synced', async () => {
+  let zeroWrites = 0;
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    write: async (fd, buf, offset, length, position) => {
+      // The chunk zero-filled at open lands; the next one, started after the first insert, fails.
+      if (buf[offset] === 0 && ++zeroWrites === 2) throw ioError('EIO');
+      return NODE_IO.write(fd, buf, offset, length, position);
+    },
+  };
+  const store = await FileStoreEngine.open(file, io, { preallocate: 256 });
+  await store.insert({ id: 1n, name: 'synced' });
+  expect(zeroWrites).toBe(2);
+  // A batch written while the zero-filling fails stands on its own synced write; the ones after it see the failure.
+  await new Promise((resolve) => setImmediate(resolve));
+  await expect(store.insert({ id: 2n, name: 'after the failure' })).rejects.toMatchObject({ code: 'io' });
+  await expect(store.insert({ id: 3n, name: 'later' })).rejects.toMatchObject({ code: 'io' });
+  await store.close();
+  expect(await (await open()).list()).toEqual([{ id: 1n, name: 'synced' }]);
+});
+
+test('when the disk has no room for zeros ahead, stops preallocating and appends records as before', async () => {
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    write: async (fd, buf, offset, length, position) => {
+      if (buf[offset] === 0) throw ioError('ENOSPC');
+      return NODE_IO.write(fd, buf, offset, length, position);
+    },
+  };
+  const store = await FileStoreEngine.open(file, io);
+  for (let i = 0; i < 5; i++) await store.insert({ id: BigInt(i), name: `plant ${i}` });
+  expect(store.stats()).toMatchObject({ records: 5, writes: 5 });
+  expect(fs.statSync(file).size).toBe(written().length);
+  await store.close();
+  expect(await (await open()).size()).toBe(5);
 });
 
 test('computes the same CRC-32 by hand as zlib does', () => {

@@ -29,6 +29,22 @@ export const NODE_IO: FileStoreIo = {
 
 const CREATED: InsertResult = Object.freeze({ created: true });
 
+/**
+ * How far ahead of its last record the log is zero-filled. An O_DSYNC write that extends a file must
+ * also commit the new size through the filesystem journal; one that overwrites blocks already
+ * written does not (ext4, measured: ~36–42 µs vs ~60–73 µs of CPU, ~90 µs vs ~140 µs of wall time).
+ * Zeros, not `fallocate`: fallocated extents are "unwritten", and converting them on the first
+ * write is again a journalled metadata change.
+ */
+export const PREALLOCATE_CHUNK = 4 * 1024 * 1024;
+
+// The zero-filling writes at most this much per call, so a batch's write never queues behind megabytes.
+const ZERO_WRITE = 1024 * 1024;
+let zeros: Buffer | undefined;
+
+// Out of space for zeros ahead is not yet out of space for records: stop preallocating and append.
+const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
 interface PendingRecord {
   readonly kind: 'record';
   readonly plant: StoredPlant;
@@ -84,7 +100,10 @@ function syncDirectory(dir: string): void {
 // process would find its own pid and could not tell it from a crashed predecessor.
 const openInThisProcess = new Set<string>();
 
-/** The append-only, fsynced, group-committed log behind `openFileStore`. */
+/**
+ * The append-only, fsynced, group-committed log behind `openFileStore`. The file is zero-filled a
+ * chunk ahead of its last record, and batches are written over those zeros (see PREALLOCATE_CHUNK).
+ */
 export class FileStoreEngine implements PlantStore {
   readonly path: string;
   readonly recovery: FileStoreRecovery;
@@ -95,7 +114,15 @@ export class FileStoreEngine implements PlantStore {
   readonly #index: PlantIndex;
   readonly #pending = new Map<bigint, PendingRecord>();
   #queue: Array<PendingRecord | PendingClear> = [];
+  /** The log's logical end: the end of its last record. Batches are written here. */
   #size: number;
+  /** Bytes of the file known to be written (records, or synced zeros): writes below it overwrite. */
+  #allocated: number;
+  /** Zero-filling chunk size; 0 once preallocation is off. */
+  #chunk: number;
+  /** The zero-filling in flight: it never rejects; its error waits in `#extendError`. */
+  #extending: Promise<void> | undefined;
+  #extendError: unknown;
   #draining = false;
   #drained: Promise<void> = Promise.resolve();
   #failure: FileStoreError | undefined;
@@ -112,6 +139,7 @@ export class FileStoreEngine implements PlantStore {
     dsync: boolean,
     lock: HeldLock,
     size: number,
+    chunk: number,
     index: PlantIndex,
     recovery: FileStoreRecovery,
   ) {
@@ -121,12 +149,18 @@ export class FileStoreEngine implements PlantStore {
     this.#dsync = dsync;
     this.#lock = lock;
     this.#size = size;
+    this.#allocated = size;
+    this.#chunk = chunk;
     this.#index = index;
     this.recovery = recovery;
   }
 
   /** Locks, creates or replays, and repairs a torn tail. */
-  static async open(file: string, io: FileStoreIo = NODE_IO, options: { dsync?: boolean } = {}): Promise<FileStoreEngine> {
+  static async open(
+    file: string,
+    io: FileStoreIo = NODE_IO,
+    options: { dsync?: boolean; preallocate?: number } = {},
+  ): Promise<FileStoreEngine> {
     // With O_DSYNC each write returns only once its data (and the size needed to read it) is on
     // disk: the same guarantee as write + fdatasync in one thread-pool round trip instead of two,
     // which is most of a batch's latency when the CPU is busy. Windows has no O_DSYNC.
@@ -160,17 +194,22 @@ export class FileStoreEngine implements PlantStore {
         size = HEADER_LINE.length;
       } else if (scan.end < length) {
         // The torn bytes were never acknowledged; cutting them lets new records follow intact ones.
+        // A zero tail (preallocated space a crash left behind) goes too, and is filled afresh.
         fs.ftruncateSync(fd, scan.end);
         fs.fdatasyncSync(fd);
       }
       if (created) syncDirectory(path.dirname(resolved));
-      const truncatedBytes = scan.tornReason === undefined ? 0 : length - scan.end;
-      return new FileStoreEngine(resolved, fd, io, dsync, lock, size, index, {
+      // Only written bytes count as torn: zeros after them are unused space, not damage.
+      const truncatedBytes = scan.tornReason === undefined ? 0 : scan.used - scan.end;
+      const engine = new FileStoreEngine(resolved, fd, io, dsync, lock, size, options.preallocate ?? PREALLOCATE_CHUNK, index, {
         plants: scan.count,
         truncatedBytes,
         created,
         ...(truncatedBytes > 0 ? { truncatedAt: scan.end, reason: scan.tornReason } : {}),
       });
+      // Started now, so that the first batches find their blocks written.
+      engine.#preallocate();
+      return engine;
     } catch (error) {
       if (fd !== undefined) fs.closeSync(fd);
       if (lock !== undefined) releaseLock(lock);
@@ -243,8 +282,13 @@ export class FileStoreEngine implements PlantStore {
     this.#closed = true;
     // Inserts already accepted are finished, not dropped: their callers are waiting for an answer.
     while (this.#draining) await this.#drained;
+    await this.#extending;
     try {
-      if (this.#failure === undefined) await this.#io.fdatasync(this.#fd);
+      if (this.#failure === undefined) {
+        // A cleanly closed log ends on its last record: the preallocated zeros are given back.
+        await this.#io.ftruncate(this.#fd, this.#size);
+        await this.#io.fdatasync(this.#fd);
+      }
     } finally {
       await close(this.#fd);
       releaseLock(this.#lock);
@@ -297,7 +341,12 @@ export class FileStoreEngine implements PlantStore {
       return;
     }
     const buf = batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
+    const end = this.#size + buf.length;
     try {
+      // The zero-filling writes from #allocated on: a batch that reaches past it waits, so the
+      // zeros can never land over its records. With a chunk of headroom this is rare.
+      if (end > this.#allocated && this.#extending !== undefined) await this.#extending;
+      this.#takeExtendError();
       await writeAll(this.#io, this.#fd, buf, this.#size);
       this.#writes++;
       if (!this.#dsync) await this.#io.fdatasync(this.#fd);
@@ -307,18 +356,70 @@ export class FileStoreEngine implements PlantStore {
       for (const record of batch) this.#settleFailed(record);
       return;
     }
-    this.#size += buf.length;
+    this.#size = end;
+    if (end > this.#allocated) this.#allocated = end;
     this.#records += batch.length;
     for (const record of batch) {
       this.#index.set(record.plant);
       this.#pending.delete(record.plant.id);
       record.resolve();
     }
+    this.#preallocate();
+  }
+
+  /**
+   * Zero-fills the next chunk once the log comes within one chunk of the written end, beside the
+   * batches rather than before one: the batches keep writing below #allocated meanwhile.
+   */
+  #preallocate(): void {
+    if (this.#chunk === 0 || this.#extending !== undefined || this.#closed || this.#failure !== undefined) return;
+    if (this.#allocated - this.#size >= this.#chunk) return;
+    const from = this.#allocated;
+    const length = this.#chunk;
+    this.#extending = this.#zeroFill(from, length)
+      .then(
+        () => {
+          this.#allocated = Math.max(this.#allocated, from + length);
+        },
+        (error: unknown) => {
+          this.#extendError = error;
+        },
+      )
+      .finally(() => {
+        this.#extending = undefined;
+      });
+  }
+
+  async #zeroFill(from: number, length: number): Promise<void> {
+    zeros ??= Buffer.alloc(ZERO_WRITE);
+    for (let done = 0; done < length; ) {
+      const n = Math.min(zeros.length, length - done);
+      await writeAll(this.#io, this.#fd, zeros.subarray(0, n), from + done);
+      done += n;
+    }
+    // Synced, so that a batch overwriting these blocks has no size or allocation left to commit.
+    if (!this.#dsync) await this.#io.fdatasync(this.#fd);
+  }
+
+  /** Throws a failed zero-filling's error, unless it only ran out of space (then appends go on). */
+  #takeExtendError(): void {
+    const error = this.#extendError;
+    if (error === undefined) return;
+    this.#extendError = undefined;
+    if (OUT_OF_SPACE.has((error as NodeJS.ErrnoException).code ?? '')) {
+      this.#chunk = 0;
+      return;
+    }
+    // Any other failure (EIO) may have been reported for dirty pages of records too.
+    throw error;
   }
 
   async #runClear(op: PendingClear): Promise<void> {
     if (this.#failure !== undefined) return op.reject(this.#failure);
     try {
+      // The zero-filling must not write past the cut.
+      await this.#extending;
+      this.#takeExtendError();
       // A crash between the cut and the header leaves an empty or torn-header file, which opens
       // as an empty store: the same result the clear was going to have.
       await this.#io.ftruncate(this.#fd, 0);
@@ -330,7 +431,9 @@ export class FileStoreEngine implements PlantStore {
       await this.#fail(error);
       return op.reject(this.#failure);
     }
+    // Like a closed log, a cleared one is just its header; the next batch starts the zero-filling again.
     this.#size = HEADER_LINE.length;
+    this.#allocated = HEADER_LINE.length;
     this.#index.clear();
     op.resolve();
   }
@@ -354,7 +457,9 @@ export class FileStoreEngine implements PlantStore {
       { cause: error },
     );
     try {
-      // Best effort: cut a partial batch so the file ends on a whole record.
+      // After the zero-filling, or it could write again past the cut.
+      await this.#extending;
+      // Best effort: cut a partial batch (and the preallocated zeros) so the file ends on a whole record.
       await this.#io.ftruncate(this.#fd, this.#size);
     } catch {
       // Replay at the next start cuts a torn tail anyway.

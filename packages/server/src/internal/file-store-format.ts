@@ -104,8 +104,10 @@ export interface ReplaySink {
 export interface ScanResult {
   /** How many records were replayed. */
   readonly count: number;
-  /** Length of the intact prefix; the file is cut here when it is longer. */
+  /** Length of the intact prefix (the log's logical end); the file is cut here when it is longer. */
   readonly end: number;
+  /** Length of the file without its all-zero tail (unused preallocated space). */
+  readonly used: number;
   /** The header is missing or torn (a new, or cleared-then-crashed, file): write it at byte 0. */
   readonly needsHeader: boolean;
   /** Why the bytes from `end` on were dropped, when any were. */
@@ -117,6 +119,19 @@ function isRecord(buf: Buffer, start: number, end: number): boolean {
   return parsed.ok && checkRecord(parsed.value) === undefined;
 }
 
+const ZERO_BLOCK = Buffer.alloc(64 * 1024);
+
+/** Length of `buf` without its trailing NUL bytes. */
+export function usedLength(buf: Buffer): number {
+  let end = buf.length;
+  // Whole blocks compared natively first: a preallocated tail is megabytes of zeros.
+  while (end >= ZERO_BLOCK.length && buf.subarray(end - ZERO_BLOCK.length, end).equals(ZERO_BLOCK)) {
+    end -= ZERO_BLOCK.length;
+  }
+  while (end > 0 && buf[end - 1] === 0) end--;
+  return end;
+}
+
 /**
  * Replays a whole log. A damaged record followed only by damaged bytes is a torn tail: the last
  * write, cut short by a crash before its fsync, so nothing in it was ever acknowledged; it is
@@ -124,9 +139,13 @@ function isRecord(buf: Buffer, start: number, end: number): boolean {
  * were fsynced, so the damage hit acknowledged data and dropping it would lose plants silently.
  */
 export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult {
-  if (buf.length === 0) return { count: 0, end: 0, needsHeader: true };
-  if (buf.length < HEADER_LINE.length && HEADER_LINE.subarray(0, buf.length).equals(buf)) {
-    return { count: 0, end: 0, needsHeader: true, tornReason: 'torn header' };
+  if (buf.length === 0) return { count: 0, end: 0, used: 0, needsHeader: true };
+  // Zeros after the last written byte are the log's preallocated space, or the rest of a chunk whose
+  // zero-filling a crash interrupted: unused, not damage. No record contains a NUL byte (JSON escapes
+  // control characters), so trimming them never shortens a record.
+  const used = usedLength(buf);
+  if (used > 0 && used < HEADER_LINE.length && HEADER_LINE.subarray(0, used).equals(buf.subarray(0, used))) {
+    return { count: 0, end: 0, used, needsHeader: true, tornReason: 'torn header' };
   }
   if (!buf.subarray(0, HEADER_LINE.length).equals(HEADER_LINE)) {
     const nl = buf.indexOf(NL);
@@ -148,7 +167,7 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
 
   let count = 0;
   let pos = HEADER_LINE.length;
-  while (pos < buf.length) {
+  while (pos < used) {
     const nl = buf.indexOf(NL, pos);
     let reason: string;
     if (nl === -1) {
@@ -172,7 +191,7 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       }
       reason = problem;
     }
-    for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < buf.length; ) {
+    for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < used; ) {
       const nextNl = buf.indexOf(NL, next);
       if (nextNl === -1) break;
       if (isRecord(buf, next, nextNl)) {
@@ -185,7 +204,7 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       }
       next = nextNl + 1;
     }
-    return { count, end: pos, needsHeader: false, tornReason: reason };
+    return { count, end: pos, used, needsHeader: false, tornReason: reason };
   }
-  return { count, end: pos, needsHeader: false };
+  return { count, end: pos, used, needsHeader: false };
 }
