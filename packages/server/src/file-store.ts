@@ -25,7 +25,10 @@ export interface FileStoreStats {
 export interface FileStoreRecovery {
   /** Plants replayed from the log. */
   readonly plants: number;
-  /** Bytes of a torn last write that were cut away (0 when the log was whole). */
+  /**
+   * Bytes of a torn last write that were cut away (0 when the log was whole): a partial tail, or a
+   * whole last batch that a crash left with holes before intact records of its own.
+   */
   readonly truncatedBytes: number;
   /** Where the cut was made, when one was. */
   readonly truncatedAt?: number;
@@ -49,10 +52,12 @@ export interface FileStore extends PlantStore {
  * Opens (replaying) or creates the append-only log at `options.path`, and locks it for this process.
  * `insert` resolves only once its record is written and fsynced; concurrent inserts share one write
  * and one fsync. While open, the file is zero-filled a few MiB past its last record so that writes
- * overwrite blocks instead of growing the file; `close` cuts it back to its last record. A record
- * torn by a crash at the end of the file is cut away at open (it was never acknowledged), and zeros
- * after the last record are unused space; damage before intact records, a file that is not a plant
- * store log, and a file locked by a live process are refused with a {@link FileStoreError} naming the file.
+ * overwrite blocks instead of growing the file; `close` cuts it back to its last record. Every record
+ * names the batch (the one write) that carried it, so the last batch torn by a crash is cut away at
+ * open even when some of its later blocks reached the disk and earlier ones did not (it was never
+ * acknowledged), and zeros after the last record are unused space. Damage followed by intact records
+ * of another batch (acknowledged data), a file that is not a plant store log, and a file locked by a
+ * live process are refused with a {@link FileStoreError} naming the file (and the byte, for damage).
  *
  * @example
  * const store = await openFileStore({ path: 'plants.log' });

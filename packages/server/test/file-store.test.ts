@@ -8,7 +8,7 @@ import { FileStoreError } from '../src/file-store-error.js';
 import { openFileStore, type FileStore } from '../src/file-store.js';
 import { crc32Portable } from '../src/internal/file-store-crc32.js';
 import { FileStoreEngine, NODE_IO, PREALLOCATE_CHUNK, type FileStoreIo } from '../src/internal/file-store-engine.js';
-import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
+import { HEADER_LINE, HEADER_LINE_V1, encodePlant, encodePlantV1 } from '../src/internal/file-store-format.js';
 
 let dir: string;
 let file: string;
@@ -50,6 +50,34 @@ function written(): Buffer {
   return bytes.subarray(0, end);
 }
 
+type Plant = { id: bigint; name: string; tag?: string };
+
+/** A version-2 log of `batches` as the engine writes them: each record names its batch's first byte. */
+function logOf(...batches: ReadonlyArray<readonly Plant[]>): Buffer {
+  const parts = [HEADER_LINE];
+  let at = HEADER_LINE.length;
+  for (const batch of batches) {
+    const start = at;
+    for (const plant of batch) {
+      const line = encodePlant(plant, start);
+      parts.push(line);
+      at += line.length;
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+/** Where each record of `logOf(...batches)` starts, in order. */
+function offsetsOf(...batches: ReadonlyArray<readonly Plant[]>): number[] {
+  const out: number[] = [];
+  let at = HEADER_LINE.length;
+  for (const plant of batches.flat()) {
+    out.push(at);
+    at += encodePlant(plant, 0).length;
+  }
+  return out;
+}
+
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', '0']);
   return child.pid!;
@@ -66,13 +94,14 @@ test('replays every plant, exactly, after close and reopen', async () => {
   expect(store.recovery).toMatchObject({ plants: PLANTS.length, truncatedBytes: 0, created: false });
 });
 
-test('writes a header line and one checksummed JSON line per plant, with the id as a decimal string', async () => {
+test('writes a version-2 header and one checksummed line per plant: its batch, then JSON with the id as a decimal string', async () => {
   const store = await open();
   await store.insert({ id: 12n, name: 'Fern', tag: 'green' });
   const text = written().toString('utf8');
-  expect(text).toBe(
-    `${HEADER_LINE.toString()}${zlib.crc32('{"id":"12","name":"Fern","tag":"green"}').toString(16).padStart(8, '0')} {"id":"12","name":"Fern","tag":"green"}\n`,
-  );
+  const batch = HEADER_LINE.length.toString(16).padStart(12, '0');
+  const rest = `${batch} {"id":"12","name":"Fern","tag":"green"}`;
+  expect(HEADER_LINE.toString()).toContain('{"format":"plant-store-log","version":2}');
+  expect(text).toBe(`${HEADER_LINE.toString()}${zlib.crc32(rest).toString(16).padStart(8, '0')} ${rest}\n`);
   expect(store.recovery.created).toBe(true);
 });
 
@@ -160,7 +189,7 @@ async function threePlantLog(): Promise<{ bytes: Buffer; lastStart: number }> {
   await store.close();
   opened.splice(opened.indexOf(store), 1);
   const bytes = fs.readFileSync(file);
-  return { bytes, lastStart: bytes.length - encodePlant({ id: 3n, name: 'three', tag: 'the last record' }).length };
+  return { bytes, lastStart: bytes.length - encodePlant({ id: 3n, name: 'three', tag: 'the last record' }, 0).length };
 }
 
 test('cuts away the last record torn at every byte offset, keeping the others and accepting new ones', async () => {
@@ -223,7 +252,7 @@ test('cuts away a record torn in the middle of preallocated zeros, keeping the o
     expect((await store.list()).map((p) => p.id)).toEqual([1n, 2n]);
     await store.insert({ id: 4n, name: 'after the cut' });
     await store.close();
-    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, lastStart), encodePlant({ id: 4n, name: 'after the cut' })]))).toBe(true);
+    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, lastStart), encodePlant({ id: 4n, name: 'after the cut' }, lastStart)]))).toBe(true);
   }
 });
 
@@ -237,7 +266,7 @@ test('reads a zero-filled tail as unused space: reopens with every record and ap
     expect(await store.size()).toBe(3);
     await store.insert({ id: 4n, name: 'next' });
     await store.close();
-    expect(fs.readFileSync(file).equals(Buffer.concat([bytes, encodePlant({ id: 4n, name: 'next' })]))).toBe(true);
+    expect(fs.readFileSync(file).equals(Buffer.concat([bytes, encodePlant({ id: 4n, name: 'next' }, bytes.length)]))).toBe(true);
   }
 });
 
@@ -258,14 +287,14 @@ test('recovers every record from a file copied while the store was open, as a cr
   } finally {
     await recovered.close();
   }
-  expect(fs.readFileSync(crashed).equals(Buffer.concat([logical, encodePlant({ id: 6n, name: 'after the crash' })]))).toBe(true);
+  expect(fs.readFileSync(crashed).equals(Buffer.concat([logical, encodePlant({ id: 6n, name: 'after the crash' }, logical.length)]))).toBe(true);
 });
 
 test('zero-fills the file ahead of its last record while open, and close cuts it back to that record', async () => {
   const store = await open();
   await store.insert({ id: 1n, name: 'Fern' });
   await store.insert({ id: 2n, name: 'Moss' });
-  const logical = Buffer.concat([HEADER_LINE, encodePlant({ id: 1n, name: 'Fern' }), encodePlant({ id: 2n, name: 'Moss' })]);
+  const logical = logOf([{ id: 1n, name: 'Fern' }], [{ id: 2n, name: 'Moss' }]);
   expect(written().equals(logical)).toBe(true);
   expect(fs.statSync(file).size).toBeGreaterThanOrEqual(logical.length + PREALLOCATE_CHUNK);
   await store.close();
@@ -276,27 +305,31 @@ test('keeps records contiguous across many zero-filled chunks, whatever the batc
   // Chunks smaller than a batch: batches wait for the zero-filling, cross chunk ends and append.
   const store = await FileStoreEngine.open(file, NODE_IO, { preallocate: 256 });
   const expected: Array<{ id: bigint; name: string }> = [];
+  const rounds: Array<Array<{ id: bigint; name: string }>> = [];
   for (let round = 0; round < 20; round++) {
     const batch = Array.from({ length: round % 5 === 0 ? 30 : 1 + (round % 3) }, (_, i) => ({
       id: BigInt(round * 100 + i),
       name: `plant ${round}.${i}`,
     }));
     expected.push(...batch);
+    rounds.push(batch);
     await Promise.all(batch.map((plant) => store.insert(plant)));
   }
   await store.close();
   const bytes = fs.readFileSync(file);
-  expect(bytes.equals(Buffer.concat([HEADER_LINE, ...expected.map(encodePlant)]))).toBe(true);
+  // Each round's inserts went out as one batch, whose records all name its first byte.
+  expect(bytes.equals(logOf(...rounds))).toBe(true);
   const reopened = await open();
   expect(await reopened.list()).toEqual(expected);
 });
 
 test('refuses zeroed records before intact ones, even with zeros after the last record', async () => {
   const { bytes } = await threePlantLog();
-  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }).length;
+  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }, 0).length;
   const damaged = Buffer.concat([bytes, Buffer.alloc(8192)]);
-  // Zeroed up to its newline, so the intact third record is the next line.
-  damaged.fill(0, secondStart, secondStart + encodePlant({ id: 2n, name: 'two', tag: 't' }).length - 1);
+  // Zeroed up to its newline, so the intact third record is the next line: it is a later batch,
+  // written only once the zeroed one was acknowledged.
+  damaged.fill(0, secondStart, secondStart + encodePlant({ id: 2n, name: 'two', tag: 't' }, 0).length - 1);
   fs.writeFileSync(file, damaged);
   await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: secondStart });
   expect(fs.readFileSync(file).equals(damaged)).toBe(true);
@@ -304,7 +337,7 @@ test('refuses zeroed records before intact ones, even with zeros after the last 
 
 test('refuses to start on damage before intact records, naming the file and the byte offset, and leaves the file alone', async () => {
   const { bytes } = await threePlantLog();
-  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }).length;
+  const secondStart = HEADER_LINE.length + encodePlant({ id: 1n, name: 'one' }, 0).length;
   const damaged = Buffer.from(bytes);
   damaged[secondStart + 15] = 0x58;
   fs.writeFileSync(file, damaged);
@@ -315,6 +348,117 @@ test('refuses to start on damage before intact records, naming the file and the 
   expect((error as Error).message).toContain(`byte ${secondStart}`);
   expect(fs.readFileSync(file).equals(damaged)).toBe(true);
   expect(fs.existsSync(`${file}.lock`)).toBe(false);
+});
+
+const EARLIER: Plant[][] = [[{ id: 1n, name: 'one' }], [{ id: 2n, name: 'two', tag: 't' }, { id: 3n, name: 'three' }]];
+const LAST: Plant[] = Array.from({ length: 10 }, (_, i) => ({ id: BigInt(10 + i), name: `last batch ${i}` }));
+
+/** Writes `batches` through a store, one batch each, and checks it wrote exactly `logOf(...batches)`. */
+async function writeBatches(...batches: Plant[][]): Promise<Buffer> {
+  const store = await openFileStore({ path: file });
+  for (const batch of batches) await Promise.all(batch.map((plant) => store.insert(plant)));
+  await store.close();
+  const bytes = fs.readFileSync(file);
+  expect(bytes.equals(logOf(...batches))).toBe(true);
+  return bytes;
+}
+
+test('cuts away a whole last batch torn with a hole in its first half and intact records after it, keeps every earlier record, and appends after', async () => {
+  const bytes = await writeBatches(...EARLIER, LAST);
+  const offsets = offsetsOf(...EARLIER, LAST);
+  const start = offsets[3]!; // the last batch's first byte
+  const holes: Array<[from: number, to: number, fill: number]> = [
+    [start, offsets[5]! + 7, 0], // its first lines never reached the disk
+    [offsets[4]! + 3, offsets[7]! + 1, 0], // a block in its middle: intact records of it on both sides
+    [start + 20, start + 4096, 0], // everything but the last records (a later block kept)
+    [offsets[5]!, offsets[6]! - 1, 0x41], // garbage, not zeros, in its first half
+  ];
+  for (const [from, to, fill] of holes) {
+    const torn = Buffer.concat([bytes, Buffer.alloc(PREALLOCATE_CHUNK)]);
+    torn.fill(fill, from, Math.min(to, offsets[9]! - 1));
+    fs.writeFileSync(file, torn);
+    const store = await openFileStore({ path: file });
+    try {
+      expect(store.recovery).toMatchObject({ plants: 3, truncatedAt: start, truncatedBytes: bytes.length - start });
+      expect(store.recovery.reason).toContain('torn last batch');
+      expect(await store.list()).toEqual(EARLIER.flat());
+      expect(written().equals(bytes.subarray(0, start))).toBe(true);
+      await store.insert({ id: 99n, name: 'after the cut' });
+    } finally {
+      await store.close();
+    }
+    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, start), encodePlant({ id: 99n, name: 'after the cut' }, start)]))).toBe(true);
+    const again = await openFileStore({ path: file });
+    expect(again.recovery).toMatchObject({ plants: 4, truncatedBytes: 0 });
+    expect((await again.list()).map((p) => p.id)).toEqual([1n, 2n, 3n, 99n]);
+    await again.close();
+  }
+});
+
+test('cuts away a torn first batch, right after the header', async () => {
+  const bytes = await writeBatches(LAST);
+  const offsets = offsetsOf(LAST);
+  const torn = Buffer.from(bytes);
+  torn.fill(0, HEADER_LINE.length, offsets[2]! + 5);
+  fs.writeFileSync(file, torn);
+  const store = await open();
+  expect(store.recovery).toMatchObject({ plants: 0, truncatedAt: HEADER_LINE.length, truncatedBytes: bytes.length - HEADER_LINE.length });
+  await store.insert({ id: 1n, name: 'first' });
+  expect((await (await reopen(store)).list()).map((p) => p.id)).toEqual([1n]);
+});
+
+test('refuses a hole in an earlier batch followed by records of two later batches, naming the offset', async () => {
+  const batches = [...EARLIER, [{ id: 4n, name: 'four' }], [{ id: 5n, name: 'five' }]];
+  const bytes = await writeBatches(...batches);
+  const offsets = offsetsOf(...batches);
+  // Record 2 (the start of batch 2) and part of record 3; then batches 3 and 4, whole.
+  for (const [from, to] of [
+    [offsets[1]!, offsets[2]! + 10],
+    [offsets[1]! + 12, offsets[2]! - 1],
+    [offsets[2]!, offsets[3]! - 1],
+  ] as const) {
+    const damaged = Buffer.concat([bytes, Buffer.alloc(4096)]);
+    damaged.fill(0, from, to);
+    fs.writeFileSync(file, damaged);
+    const at = from === offsets[2]! ? offsets[2]! : offsets[1]!;
+    const error = await openFileStore({ path: file }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'corrupt', offset: at, path: file });
+    expect((error as Error).message).toContain(`byte ${at}`);
+    expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+  }
+});
+
+test('refuses a record that names a batch other than the one it is in', async () => {
+  const bytes = await writeBatches(...EARLIER);
+  const offsets = offsetsOf(...EARLIER);
+  // Record 3 claims to start a batch of its own, though it follows record 2 of batch 2.
+  const moved = Buffer.concat([bytes.subarray(0, offsets[2]!), encodePlant({ id: 3n, name: 'three' }, offsets[0]!)]);
+  fs.writeFileSync(file, moved);
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: offsets[2] });
+});
+
+test('still opens a version-1 log: replays it, cuts its torn tail, refuses damage before intact records, continues it in version 1 until a clear', async () => {
+  const v1 = [{ id: 1n, name: 'one' }, { id: 2n, name: 'two', tag: 't' }].map(encodePlantV1);
+  const log = Buffer.concat([HEADER_LINE_V1, ...v1]);
+  fs.writeFileSync(file, Buffer.concat([log, encodePlantV1({ id: 3n, name: 'torn' }).subarray(0, 9), Buffer.alloc(1000)]));
+  let store = await open();
+  expect(store.recovery).toMatchObject({ plants: 2, truncatedAt: log.length, truncatedBytes: 9 });
+  await store.insert({ id: 3n, name: 'three' });
+  store = await reopen(store);
+  expect(written().equals(Buffer.concat([log, encodePlantV1({ id: 3n, name: 'three' })]))).toBe(true);
+  expect((await store.list()).map((p) => p.id)).toEqual([1n, 2n, 3n]);
+  await store.clear();
+  await store.insert({ id: 4n, name: 'four' });
+  store = await reopen(store);
+  // The reopened store zero-fills ahead of its last record meanwhile: compare what is written.
+  expect(written().equals(logOf([{ id: 4n, name: 'four' }]))).toBe(true);
+  await store.close();
+  opened.splice(0);
+
+  const damaged = Buffer.from(Buffer.concat([log, encodePlantV1({ id: 3n, name: 'three' })]));
+  damaged[HEADER_LINE_V1.length + 12] = 0x58;
+  fs.writeFileSync(file, damaged);
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: HEADER_LINE_V1.length });
 });
 
 test('refuses a file that is not a plant store log and leaves it untouched', async () => {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
 import { FileStoreError } from '../file-store-error.js';
-import { HEADER_LINE, encodePlant, scanLog } from './file-store-format.js';
+import { HEADER_LINE, batchField, draftRecord, encodePlantV1, scanLog, sealRecord } from './file-store-format.js';
 import { PlantIndex } from './file-store-index.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 
@@ -48,6 +48,7 @@ const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 interface PendingRecord {
   readonly kind: 'record';
   readonly plant: StoredPlant;
+  /** Drafted at insert; its batch field and checksum are filled when its batch is written. */
   readonly line: Buffer;
   readonly done: Promise<void>;
   resolve(): void;
@@ -118,6 +119,8 @@ export class FileStoreEngine implements PlantStore {
   #size: number;
   /** Bytes of the file known to be written (records, or synced zeros): writes below it overwrite. */
   #allocated: number;
+  /** The log is in format version 1 (no batch field): continued as such until a `clear`. */
+  #v1: boolean;
   /** Zero-filling chunk size; 0 once preallocation is off. */
   #chunk: number;
   /** The zero-filling in flight: it never rejects; its error waits in `#extendError`. */
@@ -142,6 +145,7 @@ export class FileStoreEngine implements PlantStore {
     chunk: number,
     index: PlantIndex,
     recovery: FileStoreRecovery,
+    v1: boolean,
   ) {
     this.path = file;
     this.#fd = fd;
@@ -153,6 +157,7 @@ export class FileStoreEngine implements PlantStore {
     this.#chunk = chunk;
     this.#index = index;
     this.recovery = recovery;
+    this.#v1 = v1;
   }
 
   /** Locks, creates or replays, and repairs a torn tail. */
@@ -201,12 +206,14 @@ export class FileStoreEngine implements PlantStore {
       if (created) syncDirectory(path.dirname(resolved));
       // Only written bytes count as torn: zeros after them are unused space, not damage.
       const truncatedBytes = scan.tornReason === undefined ? 0 : scan.used - scan.end;
-      const engine = new FileStoreEngine(resolved, fd, io, dsync, lock, size, options.preallocate ?? PREALLOCATE_CHUNK, index, {
+      const recovery: FileStoreRecovery = {
         plants: scan.count,
         truncatedBytes,
         created,
         ...(truncatedBytes > 0 ? { truncatedAt: scan.end, reason: scan.tornReason } : {}),
-      });
+      };
+      const chunk = options.preallocate ?? PREALLOCATE_CHUNK;
+      const engine = new FileStoreEngine(resolved, fd, io, dsync, lock, size, chunk, index, recovery, scan.version === 1);
       // Started now, so that the first batches find their blocks written.
       engine.#preallocate();
       return engine;
@@ -237,7 +244,7 @@ export class FileStoreEngine implements PlantStore {
         ? { id: plant.id, name: String(plant.name) }
         : { id: plant.id, name: String(plant.name), tag: String(plant.tag) };
     const { promise, resolve, reject } = deferred();
-    const record: PendingRecord = { kind: 'record', plant: stored, line: encodePlant(stored), done: promise, resolve, reject };
+    const record: PendingRecord = { kind: 'record', plant: stored, line: draftRecord(stored), done: promise, resolve, reject };
     this.#pending.set(plant.id, record);
     this.#queue.push(record);
     this.#kick();
@@ -340,7 +347,14 @@ export class FileStoreEngine implements PlantStore {
       for (const record of batch) this.#settleFailed(record);
       return;
     }
-    const buf = batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
+    let buf: Buffer;
+    try {
+      buf = this.#encode(batch);
+    } catch (error) {
+      await this.#fail(error);
+      for (const record of batch) this.#settleFailed(record);
+      return;
+    }
     const end = this.#size + buf.length;
     try {
       // The zero-filling writes from #allocated on: a batch that reaches past it waits, so the
@@ -365,6 +379,19 @@ export class FileStoreEngine implements PlantStore {
       record.resolve();
     }
     this.#preallocate();
+  }
+
+  /**
+   * The bytes of a batch written at #size: every record names that offset as its batch's start, so
+   * that recovery can tell a torn last batch from damage to acknowledged ones. One field per batch.
+   */
+  #encode(batch: PendingRecord[]): Buffer {
+    if (this.#v1) {
+      return batch.length === 1 ? encodePlantV1(batch[0]!.plant) : Buffer.concat(batch.map((record) => encodePlantV1(record.plant)));
+    }
+    const field = batchField(this.#size);
+    for (const record of batch) sealRecord(record.line, field);
+    return batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
   }
 
   /**
@@ -434,6 +461,8 @@ export class FileStoreEngine implements PlantStore {
     // Like a closed log, a cleared one is just its header; the next batch starts the zero-filling again.
     this.#size = HEADER_LINE.length;
     this.#allocated = HEADER_LINE.length;
+    // A cleared version-1 log starts again in the current format.
+    this.#v1 = false;
     this.#index.clear();
     op.resolve();
   }

@@ -2,23 +2,31 @@ import type { StoredPlant } from '@plant-store/core';
 import { crc32 } from './file-store-crc32.js';
 import { FileStoreError } from '../file-store-error.js';
 
-// One record per line: 8 lower-case hex digits of the CRC-32 of the JSON text, a space, the JSON
-// text, "\n". JSON.stringify escapes every control character (and lone surrogates since ES2019),
-// so a record never contains a raw newline and every string round-trips exactly.
+// One record per line. Version 2 (written since batches carry their start): 8 lower-case hex digits
+// of the CRC-32 of the rest of the line, a space, 12 lower-case hex digits of the byte offset at which
+// the record's batch (the one write that carried it) starts, a space, the JSON text, "\n". Version 1
+// (still read, and continued in its own format): the CRC, a space, the JSON text, "\n".
+// JSON.stringify escapes every control character (and lone surrogates since ES2019), so a record
+// never contains a raw newline and every string round-trips exactly.
 const NL = 0x0a;
 const SP = 0x20;
 const PREFIX = 9; // "xxxxxxxx "
+const BATCH_DIGITS = 12;
+const PREFIX_V2 = PREFIX + BATCH_DIGITS + 1; // "xxxxxxxx bbbbbbbbbbbb "
+/** The largest batch offset 12 hex digits hold (256 TiB). */
+const MAX_BATCH = 2 ** (4 * BATCH_DIGITS) - 1;
 
 /** The first line of every log: it says what the file is, so that a wrong `--data` path is refused. */
-export const HEADER_JSON = '{"format":"plant-store-log","version":1}';
+export const HEADER_JSON = '{"format":"plant-store-log","version":2}';
+/** The header of a version-1 log (records without their batch's offset). */
+export const HEADER_JSON_V1 = '{"format":"plant-store-log","version":1}';
 const FORMAT = 'plant-store-log';
-const VERSION = 1;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
 
-/** `json` framed as one checksummed line. */
+/** `json` framed as one checksummed line (the header, and version-1 records). */
 export function encodeLine(json: string): Buffer {
   const length = Buffer.byteLength(json);
   const line = Buffer.allocUnsafe(PREFIX + length + 1);
@@ -31,19 +39,59 @@ export function encodeLine(json: string): Buffer {
 
 /** The header line, framed. */
 export const HEADER_LINE = encodeLine(HEADER_JSON);
+/** The version-1 header line, framed. Same length as {@link HEADER_LINE}. */
+export const HEADER_LINE_V1 = encodeLine(HEADER_JSON_V1);
 
-/** The log line of `plant`. The id is written as a decimal string, so no JSON reader can round it. */
-export function encodePlant(plant: StoredPlant): Buffer {
+function plantJson(plant: StoredPlant): string {
   const name = JSON.stringify(plant.name);
-  return encodeLine(
-    plant.tag === undefined
-      ? `{"id":"${plant.id}","name":${name}}`
-      : `{"id":"${plant.id}","name":${name},"tag":${JSON.stringify(plant.tag)}}`,
-  );
+  return plant.tag === undefined
+    ? `{"id":"${plant.id}","name":${name}}`
+    : `{"id":"${plant.id}","name":${name},"tag":${JSON.stringify(plant.tag)}}`;
 }
 
-/** Why a line is not a record, or the record's JSON value. */
-type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
+/** The version-1 log line of `plant`. The id is written as a decimal string, so no JSON reader can round it. */
+export function encodePlantV1(plant: StoredPlant): Buffer {
+  return encodeLine(plantJson(plant));
+}
+
+/**
+ * The version-2 line of `plant` with its batch field and checksum left blank: made at insert, while
+ * the batch is not known yet; {@link sealRecord} fills both once it is.
+ */
+export function draftRecord(plant: StoredPlant): Buffer {
+  const json = plantJson(plant);
+  const length = Buffer.byteLength(json);
+  const line = Buffer.allocUnsafe(PREFIX_V2 + length + 1);
+  line.write(json, PREFIX_V2, 'utf8');
+  line[PREFIX - 1] = SP;
+  line[PREFIX_V2 - 1] = SP;
+  line[PREFIX_V2 + length] = NL;
+  return line;
+}
+
+/** The batch field of a batch written at byte `offset`: formatted once per batch, not per record. */
+export function batchField(offset: number): string {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > MAX_BATCH) {
+    throw new RangeError(`a batch offset must be between 0 and ${MAX_BATCH}, not ${offset}`);
+  }
+  return offset.toString(16).padStart(BATCH_DIGITS, '0');
+}
+
+/** Fills a drafted line's batch field (from {@link batchField}) and then its checksum. */
+export function sealRecord(line: Buffer, field: string): void {
+  line.write(field, PREFIX, 'latin1');
+  line.write(crc32(line.subarray(PREFIX, line.length - 1)).toString(16).padStart(8, '0'), 0, 'latin1');
+}
+
+/** The version-2 log line of `plant`, in the batch written at byte `batchStart`. */
+export function encodePlant(plant: StoredPlant, batchStart: number): Buffer {
+  const line = draftRecord(plant);
+  sealRecord(line, batchField(batchStart));
+  return line;
+}
+
+/** Why a line is not a record, or the record's JSON value (and, in version 2, its batch's offset). */
+type Parsed = { ok: true; value: unknown; batch: number } | { ok: false; reason: string };
 
 function hexDigit(byte: number): number {
   if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
@@ -51,8 +99,10 @@ function hexDigit(byte: number): number {
   return -1;
 }
 
-function parseLine(buf: Buffer, start: number, end: number): Parsed {
-  if (end - start < PREFIX + 2) return { ok: false, reason: 'record too short' };
+/** The line from `start` to `end` (its newline); `v2` when it carries a batch field. */
+function parseLine(buf: Buffer, start: number, end: number, v2: boolean): Parsed {
+  const prefix = v2 ? PREFIX_V2 : PREFIX;
+  if (end - start < prefix + 2) return { ok: false, reason: 'record too short' };
   let expected = 0;
   for (let i = start; i < start + 8; i++) {
     const digit = hexDigit(buf[i]!);
@@ -60,10 +110,18 @@ function parseLine(buf: Buffer, start: number, end: number): Parsed {
     expected = expected * 16 + digit;
   }
   if (buf[start + 8] !== SP) return { ok: false, reason: 'no checksum' };
-  const body = buf.subarray(start + PREFIX, end);
-  if (crc32(body) !== expected) return { ok: false, reason: 'checksum mismatch' };
+  if (crc32(buf.subarray(start + PREFIX, end)) !== expected) return { ok: false, reason: 'checksum mismatch' };
+  let batch = 0;
+  if (v2) {
+    for (let i = start + PREFIX; i < start + PREFIX + BATCH_DIGITS; i++) {
+      const digit = hexDigit(buf[i]!);
+      if (digit < 0) return { ok: false, reason: 'no batch field' };
+      batch = batch * 16 + digit;
+    }
+    if (buf[start + PREFIX_V2 - 1] !== SP) return { ok: false, reason: 'no batch field' };
+  }
   try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+    return { ok: true, value: JSON.parse(buf.toString('utf8', start + prefix, end)), batch };
   } catch {
     return { ok: false, reason: 'checksummed record is not JSON' };
   }
@@ -98,6 +156,8 @@ function checkRecord(value: unknown): string | undefined {
 export interface ReplaySink {
   /** Takes one record; `false` when its id was seen already. */
   add(record: PlantRecord): boolean;
+  /** Forgets a record added before (one of a torn last batch that is being cut away). */
+  remove(id: string): void;
 }
 
 /** What replaying a log found. */
@@ -110,13 +170,16 @@ export interface ScanResult {
   readonly used: number;
   /** The header is missing or torn (a new, or cleared-then-crashed, file): write it at byte 0. */
   readonly needsHeader: boolean;
+  /** The log's format version: 1 (records without a batch field) or 2. A new file is 2. */
+  readonly version: 1 | 2;
   /** Why the bytes from `end` on were dropped, when any were. */
   readonly tornReason?: string;
 }
 
-function isRecord(buf: Buffer, start: number, end: number): boolean {
-  const parsed = parseLine(buf, start, end);
-  return parsed.ok && checkRecord(parsed.value) === undefined;
+/** The line's batch offset when it is an intact record, else `undefined`. */
+function intactBatch(buf: Buffer, start: number, end: number, v2: boolean): number | undefined {
+  const parsed = parseLine(buf, start, end, v2);
+  return parsed.ok && checkRecord(parsed.value) === undefined ? parsed.batch : undefined;
 }
 
 const ZERO_BLOCK = Buffer.alloc(64 * 1024);
@@ -132,30 +195,57 @@ export function usedLength(buf: Buffer): number {
   return end;
 }
 
+function startsWith(buf: Buffer, line: Buffer, length = line.length): boolean {
+  return buf.length >= length && buf.subarray(0, length).equals(line.subarray(0, length));
+}
+
+function corrupt(path: string, offset: number, what: string): FileStoreError {
+  return new FileStoreError(
+    'corrupt',
+    path,
+    `${path} is damaged at byte ${offset} (${what}), so the damage is not a torn last write. Refusing to start so that no stored plant is dropped: restore the file from a backup, or cut it at byte ${offset} to keep the plants before the damage.`,
+    { offset },
+  );
+}
+
 /**
- * Replays a whole log. A damaged record followed only by damaged bytes is a torn tail: the last
- * write, cut short by a crash before its fsync, so nothing in it was ever acknowledged; it is
- * reported for truncation. A damaged record followed by an intact one is refused: records after it
- * were fsynced, so the damage hit acknowledged data and dropping it would lose plants silently.
+ * Replays a whole log. The engine writes one batch at a time and answers a batch only once its write
+ * is durable, so a crash can tear only the last batch, and in any order of its disk blocks: a damaged
+ * line may be followed by intact records of that same batch. Every version-2 record names the byte
+ * offset at which its batch starts, which tells such a tear from damage to acknowledged data:
+ *
+ * - damage followed by no intact record: a torn tail; cut at the damage;
+ * - damage at D followed by intact records that all name one batch, which starts at D (its first
+ *   lines are the damaged ones) or is the batch of the last intact record before D (torn in its
+ *   middle): that batch is the last write and was never answered; it is cut away whole;
+ * - anything else (records of two batches after D, or of a batch that starts after D, or of an
+ *   earlier batch): the damage hit records that were acknowledged; refused with the offset.
+ *
+ * A version-1 log has no batch field: any intact record after damage is refused, as before.
  */
 export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult {
-  if (buf.length === 0) return { count: 0, end: 0, used: 0, needsHeader: true };
+  if (buf.length === 0) return { count: 0, end: 0, used: 0, needsHeader: true, version: 2 };
   // Zeros after the last written byte are the log's preallocated space, or the rest of a chunk whose
   // zero-filling a crash interrupted: unused, not damage. No record contains a NUL byte (JSON escapes
   // control characters), so trimming them never shortens a record.
   const used = usedLength(buf);
-  if (used > 0 && used < HEADER_LINE.length && HEADER_LINE.subarray(0, used).equals(buf.subarray(0, used))) {
-    return { count: 0, end: 0, used, needsHeader: true, tornReason: 'torn header' };
+  if (used > 0 && used < HEADER_LINE.length && (startsWith(buf, HEADER_LINE, used) || startsWith(buf, HEADER_LINE_V1, used))) {
+    return { count: 0, end: 0, used, needsHeader: true, version: 2, tornReason: 'torn header' };
   }
-  if (!buf.subarray(0, HEADER_LINE.length).equals(HEADER_LINE)) {
+  let version: 1 | 2;
+  if (startsWith(buf, HEADER_LINE)) {
+    version = 2;
+  } else if (startsWith(buf, HEADER_LINE_V1)) {
+    version = 1;
+  } else {
     const nl = buf.indexOf(NL);
-    const first = parseLine(buf, 0, nl === -1 ? buf.length : nl);
+    const first = parseLine(buf, 0, nl === -1 ? buf.length : nl, false);
     const head = first.ok ? (first.value as { format?: unknown; version?: unknown } | null) : null;
     if (head !== null && typeof head === 'object' && head.format === FORMAT) {
       throw new FileStoreError(
         'unsupported',
         path,
-        `${path} is a plant store log of format version ${String(head.version)}; this server reads version ${VERSION}.`,
+        `${path} is a plant store log of format version ${String(head.version)}; this server reads versions 1 and 2.`,
       );
     }
     throw new FileStoreError(
@@ -164,19 +254,33 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       `${path} is not a plant store data file (it does not start with the plant-store-log header); refusing to touch it. Point --data at a new file or at an existing plant store log.`,
     );
   }
+  const v2 = version === 2;
 
   let count = 0;
   let pos = HEADER_LINE.length;
+  // The batch of the last intact record, and the ids replayed from it (to forget them if it is cut).
+  let batchStart = -1;
+  const batchIds: string[] = [];
   while (pos < used) {
     const nl = buf.indexOf(NL, pos);
     let reason: string;
     if (nl === -1) {
       reason = 'incomplete last record';
     } else {
-      const parsed = parseLine(buf, pos, nl);
+      const parsed = parseLine(buf, pos, nl, v2);
       const problem = parsed.ok ? checkRecord(parsed.value) : parsed.reason;
       if (problem === undefined) {
         const record = (parsed as { value: PlantRecord }).value;
+        if (v2) {
+          const batch = (parsed as { batch: number }).batch;
+          if (batch === pos) {
+            batchStart = pos;
+            batchIds.length = 0;
+          } else if (batch !== batchStart) {
+            throw corrupt(path, pos, `the record names a batch at byte ${batch}, which is not the batch it is in`);
+          }
+          batchIds.push(record.id);
+        }
         if (!sink.add(record)) {
           throw new FileStoreError(
             'corrupt',
@@ -191,20 +295,37 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       }
       reason = problem;
     }
+    // Damage at `pos`: which batches do the intact records after it belong to?
+    let after: number | undefined;
     for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < used; ) {
       const nextNl = buf.indexOf(NL, next);
       if (nextNl === -1) break;
-      if (isRecord(buf, next, nextNl)) {
-        throw new FileStoreError(
-          'corrupt',
-          path,
-          `${path} is damaged at byte ${pos} (${reason}) and intact records follow it, so the damage is not a torn last write. Refusing to start so that no stored plant is dropped: restore the file from a backup, or cut it at byte ${pos} to keep the plants before the damage.`,
-          { offset: pos },
-        );
+      const batch = intactBatch(buf, next, nextNl, v2);
+      if (batch !== undefined) {
+        if (!v2) throw corrupt(path, pos, `${reason}, and intact records follow it`);
+        if (after !== undefined && batch !== after) {
+          throw corrupt(path, pos, `${reason}, and intact records of more than one batch follow it`);
+        }
+        after = batch;
       }
       next = nextNl + 1;
     }
-    return { count, end: pos, used, needsHeader: false, tornReason: reason };
+    if (after === undefined) return { count, end: pos, used, needsHeader: false, version, tornReason: reason };
+    if (after === pos) {
+      // The last batch starts at the damage: its first lines were never written.
+      return { count, end: pos, used, needsHeader: false, version, tornReason: `torn last batch (${reason})` };
+    }
+    if (after === batchStart) {
+      // The last batch was torn in its middle: its intact first records go with the rest of it.
+      for (const id of batchIds) sink.remove(id);
+      count -= batchIds.length;
+      return { count, end: batchStart, used, needsHeader: false, version, tornReason: `torn last batch (${reason} at byte ${pos})` };
+    }
+    throw corrupt(
+      path,
+      pos,
+      `${reason}, and intact records follow it of a batch at byte ${after}, which ${after > pos ? 'starts after the damage' : 'was written before the damaged one'}`,
+    );
   }
-  return { count, end: pos, used, needsHeader: false };
+  return { count, end: pos, used, needsHeader: false, version };
 }

@@ -57,6 +57,11 @@ export class PlantIndex {
     return true;
   }
 
+  /** Forgets a replayed record (id as decimal text). */
+  remove(id: string): void {
+    this.#plants.delete(keyOfText(id));
+  }
+
   list(): StoredPlant[] {
     const out: StoredPlant[] = [];
     for (const [key, entry] of this.#plants) out.push(toPlant(BigInt(key), entry));
