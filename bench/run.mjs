@@ -26,7 +26,7 @@ const plan = {
   connections: Number(env.BENCH_CONNECTIONS ?? 16),
   warmup: QUICK ? 1 : 2,
   duration: Number(env.BENCH_DURATION ?? (QUICK ? 2 : 6)),
-  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 2)),
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 3)),
 };
 const clientCalls = QUICK ? 600 : 3000;
 const memoryCount = QUICK ? 100_000 : 1_000_000;
