@@ -81,6 +81,9 @@ export function run(command: string, args: string[], options: RunOptions = {}): 
       clearTimeout(timer);
       resolvePromise({ status, signal, stdout, stderr });
     });
+    // A child may exit without reading its input (EPIPE): its exit status is what callers judge,
+    // so a closed pipe must not surface as an uncaught error of the test run.
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }
