@@ -1,9 +1,11 @@
-// Times contenders that answer the same call, in alternating order over several rounds, so that
-// drift (a noisy neighbour, JIT tiers, GC) falls on both sides instead of on whichever ran second.
+// Times contenders that answer the same call, interleaved call by call (the order flips at every
+// step), so that drift (a noisy neighbour, JIT tiers, GC) falls on every contender alike instead of
+// on whichever batch ran during a slow spell. Earlier this ran each contender's calls as a batch per
+// round; on this shared VM the batches drifted apart by up to 20% between full runs.
 
 /**
  * @param {{ name: string, call(i: number): Promise<void>, enter?(): void }[]} contenders
- *   `enter` runs before each batch of a contender's calls, outside the timing.
+ *   `enter` runs before each of a contender's calls, outside the timing.
  * @param {{ warmup: number, rounds: number, perRound: number }} plan
  * @returns {Promise<{ name: string, usPerCall: number, cpuUsPerCall: number, rounds: number[] }[]>}
  *   the median round's wall and CPU µs per call
@@ -14,29 +16,36 @@ export async function alternate(contenders, { warmup, rounds, perRound }) {
     contender.enter?.();
     for (let n = 0; n < warmup; n++) await contender.call(i++);
   }
-  const perRoundUs = contenders.map(() => []);
+  const wallMs = contenders.map(() => new Array(rounds).fill(0));
   // CPU time of this process per call: the client's own cost, which other tenants of a shared
   // machine move far less than wall time.
-  const perRoundCpuUs = contenders.map(() => []);
+  const cpuUs = contenders.map(() => new Array(rounds).fill(0));
+  const last = contenders.length - 1;
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? contenders.map((_, k) => k) : contenders.map((_, k) => contenders.length - 1 - k);
-    for (const k of order) {
-      const contender = contenders[k];
-      contender.enter?.();
-      const cpu = process.cpuUsage();
-      const start = performance.now();
-      for (let n = 0; n < perRound; n++) await contender.call(i++);
-      perRoundUs[k].push(((performance.now() - start) * 1000) / perRound);
-      const used = process.cpuUsage(cpu);
-      perRoundCpuUs[k].push((used.user + used.system) / perRound);
+    for (let n = 0; n < perRound; n++) {
+      const flip = (round + n) % 2 === 1;
+      for (let j = 0; j <= last; j++) {
+        const k = flip ? last - j : j;
+        const contender = contenders[k];
+        contender.enter?.();
+        const cpu = process.cpuUsage();
+        const start = performance.now();
+        await contender.call(i++);
+        wallMs[k][round] += performance.now() - start;
+        const used = process.cpuUsage(cpu);
+        cpuUs[k][round] += used.user + used.system;
+      }
     }
   }
-  return contenders.map((contender, k) => ({
-    name: contender.name,
-    usPerCall: median(perRoundUs[k]),
-    cpuUsPerCall: median(perRoundCpuUs[k]),
-    rounds: perRoundUs[k],
-  }));
+  return contenders.map((contender, k) => {
+    const roundsUs = wallMs[k].map((ms) => (ms * 1000) / perRound);
+    return {
+      name: contender.name,
+      usPerCall: median(roundsUs),
+      cpuUsPerCall: median(cpuUs[k].map((us) => us / perRound)),
+      rounds: roundsUs,
+    };
+  });
 }
 
 function median(values) {
