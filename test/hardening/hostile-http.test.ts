@@ -298,6 +298,30 @@ test('stores exactly one plant when 100 sockets create one id at once; the other
 
 // ---- slow clients ----------------------------------------------------------------------------
 
+/**
+ * Dribbles `nextByte(i)` to a slow client every 100 ms, 100 times at most (10 s, five times the
+ * limit), until the server answers or closes it; at the fourth step another client creates plant
+ * `fastId`, which must get its 200. Resolves whether that happened while the slow one was connected.
+ */
+async function dribbleWhileServingAnother(
+  port: number,
+  slow: RawClient,
+  nextByte: (i: number) => string,
+  fastId: number,
+): Promise<boolean> {
+  let servedWhileSlowConnected = false;
+  for (let i = 0; i < 100 && slow.writable && slow.answers().length === 0; i++) {
+    await slow.write(nextByte(i));
+    if (i === 3) {
+      const { answers } = await exchange(port, postBytes(`{"id":${fastId},"name":"fast"}`));
+      expect(answers[0]?.status, 'another client is served meanwhile').toBe(200);
+      servedWhileSlowConnected = slow.writable;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return servedWhileSlowConnected;
+}
+
 test('cuts off a client that sends its headers too slowly while serving others', async () => {
   const slowServer = await startPlantStoreServer({
     port: 0,
@@ -307,17 +331,12 @@ test('cuts off a client that sends its headers too slowly while serving others',
   try {
     const slow = await RawClient.open(slowServer.port);
     await slow.write('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    let servedWhileSlowConnected = false;
-    // Dribble one header byte every 100 ms, 100 times at most (10 s, five times the limit).
-    for (let i = 0; i < 100 && slow.writable; i++) {
-      await slow.write(i % 20 === 19 ? '\r\n' : 'x');
-      if (i === 3) {
-        const { answers } = await exchange(slowServer.port, postBytes(`{"id":1,"name":"fast"}`));
-        expect(answers[0]?.status, 'another client is served meanwhile').toBe(200);
-        servedWhileSlowConnected = slow.writable;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const servedWhileSlowConnected = await dribbleWhileServingAnother(
+      slowServer.port,
+      slow,
+      (i) => (i % 20 === 19 ? '\r\n' : 'x'),
+      1,
+    );
     expect(servedWhileSlowConnected, 'the fast client was answered while the slow one was connected').toBe(true);
     expect(await slow.waitForClose(5_000), 'the slow client is cut off').toBe(true);
     const answers = slow.answers();
@@ -338,16 +357,7 @@ test('cuts off a client that sends its body too slowly while serving others', as
   try {
     const slow = await RawClient.open(slowServer.port);
     await slow.write(head([...base, 'Content-Length: 1000']));
-    let servedWhileSlowConnected = false;
-    for (let i = 0; i < 100 && slow.writable && slow.answers().length === 0; i++) {
-      await slow.write(' ');
-      if (i === 3) {
-        const { answers } = await exchange(slowServer.port, postBytes(`{"id":2,"name":"fast"}`));
-        expect(answers[0]?.status, 'another client is served meanwhile').toBe(200);
-        servedWhileSlowConnected = slow.writable;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const servedWhileSlowConnected = await dribbleWhileServingAnother(slowServer.port, slow, () => ' ', 2);
     expect(servedWhileSlowConnected, 'the fast client was answered while the slow one was connected').toBe(true);
     expect(await slow.waitForClose(5_000), 'the slow client is cut off').toBe(true);
     const answers = slow.answers();
