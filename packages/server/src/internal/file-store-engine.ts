@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setImmediate as checkPhase } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
@@ -320,9 +321,13 @@ export class FileStoreEngine implements PlantStore {
    * `fdatasync` (group commit).
    */
   async #drain(): Promise<void> {
-    // Let inserts made in the same tick join the first batch.
-    await Promise.resolve();
     for (;;) {
+      // Each batch starts in the check phase, after the poll phase's callbacks: every request that
+      // arrived in the same event-loop turn (and, after a write, every one the loop read while it was
+      // in flight) joins it, rather than the first one going out alone. On one core the per-write cost
+      // is mostly kernel and thread-pool hand-offs, so fewer, larger batches are less CPU per create
+      // (measured with bench/scripts/durable-ab.mjs: ~5 -> ~6.5 records per write at 16 connections).
+      await checkPhase();
       // Checked and cleared in one synchronous step, so an insert never finds a writer that has
       // already decided to stop.
       if (this.#queue.length === 0) {
