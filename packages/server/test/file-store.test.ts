@@ -197,6 +197,23 @@ test('inserts made by separate callbacks of one event-loop turn share one write'
   expect(store.stats()).toEqual({ records: 2, writes: 1, syncs: 1 });
 });
 
+test('writes a batch larger than its kept buffer whole, and the batches after it intact', async () => {
+  let store = await open();
+  // ~1,000 records of 3-byte characters: one batch of far more than the 64 KiB buffer kept for batches.
+  const name = '€'.repeat(60);
+  const big = Array.from({ length: 1000 }, (_, i) => ({ id: BigInt(i), name, tag: '🌱' }));
+  await Promise.all(big.map((plant) => store.insert(plant)));
+  expect(store.stats().writes).toBeLessThanOrEqual(2);
+  await store.insert({ id: 1000n, name: 'small, after' });
+  await store.insert({ id: 1001n, name: 's' });
+  store = await reopen(store);
+  expect(store.recovery.truncatedBytes).toBe(0);
+  expect(await store.size()).toBe(1002);
+  expect(await store.get(999n)).toEqual({ id: 999n, name, tag: '🌱' });
+  expect(await store.get(1001n)).toEqual({ id: 1001n, name: 's' });
+  expect(written().subarray(-200).toString()).toMatch(/}\n[0-9a-f]{8} [0-9a-f]{12} {"id":"1001","name":"s"}\n$/);
+});
+
 async function threePlantLog(): Promise<{ bytes: Buffer; lastStart: number }> {
   const store = await open();
   await store.insert({ id: 1n, name: 'one' });

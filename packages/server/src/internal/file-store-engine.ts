@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
 import { FileStoreError } from '../file-store-error.js';
-import { HEADER_LINE, batchField, draftRecord, encodePlantV1, scanLog, sealRecord } from './file-store-format.js';
+import { HEADER_LINE, batchField, lineBound, plantJson, scanLog, writeLine } from './file-store-format.js';
 import { PlantIndex } from './file-store-index.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 
@@ -43,14 +43,17 @@ export const PREALLOCATE_CHUNK = 4 * 1024 * 1024;
 const ZERO_WRITE = 1024 * 1024;
 let zeros: Buffer | undefined;
 
+// Batches up to this many bytes (about 400 records of a typical plant) are framed into one kept buffer.
+const BATCH_BUFFER = 64 * 1024;
+
 // Out of space for zeros ahead is not yet out of space for records: stop preallocating and append.
 const OUT_OF_SPACE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 interface PendingRecord {
   readonly kind: 'record';
   readonly plant: StoredPlant;
-  /** Drafted at insert; its batch field and checksum are filled when its batch is written. */
-  readonly line: Buffer;
+  /** The record's JSON, made at insert; framed (checksum, batch field) into its batch's buffer. */
+  readonly json: string;
   readonly done: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
@@ -132,6 +135,8 @@ export class FileStoreEngine implements PlantStore {
   #failure: FileStoreError | undefined;
   #closed = false;
   #closing: Promise<void> | undefined;
+  /** Reused for every batch that fits (see #encode). */
+  readonly #batchBuffer = Buffer.allocUnsafe(BATCH_BUFFER);
   #records = 0;
   #writes = 0;
   #syncs = 0;
@@ -245,7 +250,7 @@ export class FileStoreEngine implements PlantStore {
         ? { id: plant.id, name: String(plant.name) }
         : { id: plant.id, name: String(plant.name), tag: String(plant.tag) };
     const { promise, resolve, reject } = deferred();
-    const record: PendingRecord = { kind: 'record', plant: stored, line: draftRecord(stored), done: promise, resolve, reject };
+    const record: PendingRecord = { kind: 'record', plant: stored, json: plantJson(stored), done: promise, resolve, reject };
     this.#pending.set(plant.id, record);
     this.#queue.push(record);
     this.#kick();
@@ -389,14 +394,21 @@ export class FileStoreEngine implements PlantStore {
   /**
    * The bytes of a batch written at #size: every record names that offset as its batch's start, so
    * that recovery can tell a torn last batch from damage to acknowledged ones. One field per batch.
+   * The lines are framed straight into one buffer, kept from batch to batch: it is free again as
+   * soon as #commit's write has returned, because only one batch is ever being written.
    */
   #encode(batch: PendingRecord[]): Buffer {
-    if (this.#v1) {
-      return batch.length === 1 ? encodePlantV1(batch[0]!.plant) : Buffer.concat(batch.map((record) => encodePlantV1(record.plant)));
+    const field = this.#v1 ? undefined : batchField(this.#size);
+    let bound = 0;
+    for (const record of batch) bound += lineBound(record.json);
+    let buf = this.#batchBuffer;
+    if (bound > buf.length) {
+      // A burst larger than the kept buffer gets its own; the kept one stays small.
+      buf = Buffer.allocUnsafe(bound);
     }
-    const field = batchField(this.#size);
-    for (const record of batch) sealRecord(record.line, field);
-    return batch.length === 1 ? batch[0]!.line : Buffer.concat(batch.map((record) => record.line));
+    let at = 0;
+    for (const record of batch) at = writeLine(buf, at, record.json, field);
+    return buf.subarray(0, at);
   }
 
   /**

@@ -26,47 +26,66 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
 
-/** `json` framed as one checksummed line (the header, and version-1 records). */
-export function encodeLine(json: string): Buffer {
-  const length = Buffer.byteLength(json);
-  const line = Buffer.allocUnsafe(PREFIX + length + 1);
-  line.write(json, PREFIX, 'utf8');
-  line[PREFIX - 1] = SP;
-  line[PREFIX + length] = NL;
-  line.write(crc32(line.subarray(PREFIX, PREFIX + length)).toString(16).padStart(8, '0'), 0, 'latin1');
-  return line;
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+/** Writes the checksum of `target[from, to)` as 8 lower-case hex digits at `at`. */
+function writeChecksum(target: Buffer, at: number, from: number, to: number): void {
+  let crc = crc32(target.subarray(from, to));
+  for (let i = at + 7; i >= at; i--) {
+    target[i] = HEX[crc & 0xf]!;
+    crc >>>= 4;
+  }
+}
+
+/**
+ * The most bytes {@link writeLine} can need for `json`: UTF-8 takes at most 3 bytes per UTF-16 unit
+ * (a surrogate pair, 2 units, takes 4). Summed over a batch, it sizes the batch's buffer without
+ * measuring each string twice.
+ */
+export function lineBound(json: string): number {
+  return PREFIX_V2 + 3 * json.length + 1;
+}
+
+/**
+ * Writes `json` at `at` in `target` as one checksummed line and returns where the line ends:
+ * version 2 (after the checksum, the batch field from {@link batchField}) when `field` is given,
+ * else version 1 (the header's framing too). `target` must hold {@link lineBound} bytes from `at`.
+ */
+export function writeLine(target: Buffer, at: number, json: string, field?: string): number {
+  const prefix = field === undefined ? PREFIX : PREFIX_V2;
+  const end = at + prefix + target.write(json, at + prefix, 'utf8');
+  target[at + PREFIX - 1] = SP;
+  if (field !== undefined) {
+    target.write(field, at + PREFIX, 'latin1');
+    target[at + PREFIX_V2 - 1] = SP;
+  }
+  target[end] = NL;
+  writeChecksum(target, at, at + PREFIX, end);
+  return end + 1;
+}
+
+/** `json` framed as one line of its own (the header; records of version 1, or of 2 with `field`). */
+function framed(json: string, field?: string): Buffer {
+  const line = Buffer.allocUnsafe(lineBound(json));
+  return line.subarray(0, writeLine(line, 0, json, field));
 }
 
 /** The header line, framed. */
-export const HEADER_LINE = encodeLine(HEADER_JSON);
+export const HEADER_LINE = framed(HEADER_JSON);
 /** The version-1 header line, framed. Same length as {@link HEADER_LINE}. */
-export const HEADER_LINE_V1 = encodeLine(HEADER_JSON_V1);
+export const HEADER_LINE_V1 = framed(HEADER_JSON_V1);
 
-function plantJson(plant: StoredPlant): string {
+/** The JSON of a record. The id is written as a decimal string, so no JSON reader can round it. */
+export function plantJson(plant: StoredPlant): string {
   const name = JSON.stringify(plant.name);
   return plant.tag === undefined
     ? `{"id":"${plant.id}","name":${name}}`
     : `{"id":"${plant.id}","name":${name},"tag":${JSON.stringify(plant.tag)}}`;
 }
 
-/** The version-1 log line of `plant`. The id is written as a decimal string, so no JSON reader can round it. */
+/** The version-1 log line of `plant`. */
 export function encodePlantV1(plant: StoredPlant): Buffer {
-  return encodeLine(plantJson(plant));
-}
-
-/**
- * The version-2 line of `plant` with its batch field and checksum left blank: made at insert, while
- * the batch is not known yet; {@link sealRecord} fills both once it is.
- */
-export function draftRecord(plant: StoredPlant): Buffer {
-  const json = plantJson(plant);
-  const length = Buffer.byteLength(json);
-  const line = Buffer.allocUnsafe(PREFIX_V2 + length + 1);
-  line.write(json, PREFIX_V2, 'utf8');
-  line[PREFIX - 1] = SP;
-  line[PREFIX_V2 - 1] = SP;
-  line[PREFIX_V2 + length] = NL;
-  return line;
+  return framed(plantJson(plant));
 }
 
 /** The batch field of a batch written at byte `offset`: formatted once per batch, not per record. */
@@ -77,17 +96,9 @@ export function batchField(offset: number): string {
   return offset.toString(16).padStart(BATCH_DIGITS, '0');
 }
 
-/** Fills a drafted line's batch field (from {@link batchField}) and then its checksum. */
-export function sealRecord(line: Buffer, field: string): void {
-  line.write(field, PREFIX, 'latin1');
-  line.write(crc32(line.subarray(PREFIX, line.length - 1)).toString(16).padStart(8, '0'), 0, 'latin1');
-}
-
 /** The version-2 log line of `plant`, in the batch written at byte `batchStart`. */
 export function encodePlant(plant: StoredPlant, batchStart: number): Buffer {
-  const line = draftRecord(plant);
-  sealRecord(line, batchField(batchStart));
-  return line;
+  return framed(plantJson(plant), batchField(batchStart));
 }
 
 /** Why a line is not a record, or the record's JSON value (and, in version 2, its batch's offset). */
