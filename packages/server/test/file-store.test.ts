@@ -461,6 +461,50 @@ test('refuses a hole in an earlier batch followed by records of two later batche
   }
 });
 
+test('refuses a record whose newline alone is damaged, between intact records, even inside the last batch', async () => {
+  const bytes = await writeBatches(...EARLIER, LAST);
+  const offsets = offsetsOf(...EARLIER, LAST);
+  // The second-to-last record of the last batch, and the last record before that batch: a torn write
+  // cannot leave every byte of a record but its newline, so each is damage to a whole write.
+  for (const record of [11, 2]) {
+    for (const byte of [0x00, 0x0b, 0x78]) {
+      const damaged = Buffer.concat([bytes, Buffer.alloc(4096)]);
+      damaged[offsets[record + 1]! - 1] = byte;
+      fs.writeFileSync(file, damaged);
+      const error = await openFileStore({ path: file }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'corrupt', offset: offsets[record], path: file });
+      expect((error as Error).message).toContain(`the newline ending this record, at byte ${offsets[record + 1]! - 1}, is damaged`);
+      expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+    }
+  }
+});
+
+test('refuses damage that runs without a newline into an intact record of a later batch', async () => {
+  const batches = [...EARLIER, [{ id: 4n, name: 'four' }], [{ id: 5n, name: 'five' }]];
+  const bytes = await writeBatches(...batches);
+  const offsets = offsetsOf(...batches);
+  // Record 4 (its own batch, acknowledged before batch 5 was written) is garbage up to and with its
+  // newline, so that the intact last record stands inside the damaged line.
+  const damaged = Buffer.concat([bytes, Buffer.alloc(4096)]);
+  damaged.fill(0x41, offsets[3]!, offsets[4]!);
+  fs.writeFileSync(file, damaged);
+  const error = await openFileStore({ path: file }).catch((e: unknown) => e);
+  expect(error).toMatchObject({ code: 'corrupt', offset: offsets[3], path: file });
+  expect((error as Error).message).toContain(`of a batch at byte ${offsets[4]}, which starts after the damage`);
+  expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+});
+
+test('cuts a whole last batch torn by a hole that runs without a newline into its own last record', async () => {
+  const bytes = await writeBatches(...EARLIER, LAST);
+  const offsets = offsetsOf(...EARLIER, LAST);
+  const torn = Buffer.concat([bytes, Buffer.alloc(4096)]);
+  torn.fill(0, offsets[5]! + 3, offsets[12]!);
+  fs.writeFileSync(file, torn);
+  const store = await open();
+  expect(store.recovery).toMatchObject({ plants: 3, truncatedAt: offsets[3], truncatedBytes: bytes.length - offsets[3]! });
+  expect(store.recovery.reason).toContain('torn last batch');
+});
+
 test('refuses a record that names a batch other than the one it is in', async () => {
   const bytes = await writeBatches(...EARLIER);
   const offsets = offsetsOf(...EARLIER);

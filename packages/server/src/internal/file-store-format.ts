@@ -193,6 +193,21 @@ function intactBatch(buf: Buffer, start: number, end: number, v2: boolean): numb
   return parsed.ok && checkRecord(parsed.value) === undefined ? parsed.batch : undefined;
 }
 
+/**
+ * Where an intact version-2 record ends the damaged line `[start, end)`, or -1. A record whose newline
+ * was damaged runs into the next one, which is then intact although no line starts at it; so does an
+ * intact record after garbage that has no newline. Looked for only after damage: every position that
+ * could start a record's prefix is tried, and the last intact one wins (the line ends at its newline).
+ */
+function embeddedRecord(buf: Buffer, start: number, end: number): number {
+  let found = -1;
+  for (let at = start + 1; at + PREFIX_V2 + 2 <= end; at++) {
+    if (buf[at + PREFIX - 1] !== SP || buf[at + PREFIX_V2 - 1] !== SP) continue;
+    if (intactBatch(buf, at, end, true) !== undefined) found = at;
+  }
+  return found;
+}
+
 const ZERO_BLOCK = Buffer.alloc(64 * 1024);
 
 /** Length of `buf` without its trailing NUL bytes. */
@@ -230,7 +245,9 @@ function corrupt(path: string, offset: number, what: string): FileStoreError {
  *   lines are the damaged ones) or is the batch of the last intact record before D (torn in its
  *   middle): that batch is the last write and was never answered; it is cut away whole;
  * - anything else (records of two batches after D, or of a batch that starts after D, or of an
- *   earlier batch): the damage hit records that were acknowledged; refused with the offset.
+ *   earlier batch): the damage hit records that were acknowledged; refused with the offset;
+ * - an intact record whose newline alone is wrong, followed by an intact record: refused, even in the
+ *   last batch, since a torn write cannot leave that (see {@link embeddedRecord}).
  *
  * A version-1 log has no batch field: any intact record after damage is refused, as before.
  */
@@ -306,8 +323,19 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       }
       reason = problem;
     }
-    // Damage at `pos`: which batches do the intact records after it belong to?
+    // Damage at `pos`: which batches do the intact records after it belong to? The first may stand
+    // inside the damaged line itself.
     let after: number | undefined;
+    const embedded = v2 && nl !== -1 ? embeddedRecord(buf, pos, nl) : -1;
+    if (embedded !== -1) {
+      // An intact record, then one wrong byte where its newline belongs, then an intact record: a
+      // crash cannot leave that (a lost block takes the bytes before the newline with it), so the
+      // write was whole, and may have been acknowledged, whichever batch this is.
+      if (embedded - 1 > pos && intactBatch(buf, pos, embedded - 1, true) !== undefined) {
+        throw corrupt(path, pos, `the newline ending this record, at byte ${embedded - 1}, is damaged, though the records on both sides of it are intact`);
+      }
+      after = intactBatch(buf, embedded, nl, true);
+    }
     for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < used; ) {
       const nextNl = buf.indexOf(NL, next);
       if (nextNl === -1) break;
