@@ -7,8 +7,8 @@
  * @param {{ name: string, call(i: number): Promise<void>, enter?(): void }[]} contenders
  *   `enter` runs before each of a contender's calls, outside the timing.
  * @param {{ warmup: number, rounds: number, perRound: number }} plan
- * @returns {Promise<{ name: string, usPerCall: number, cpuUsPerCall: number, rounds: number[] }[]>}
- *   the median round's wall and CPU µs per call
+ * @returns {Promise<{ name: string, usPerCall: number, cpuUsPerCall: number, rounds: number[], cpuRounds: number[] }[]>}
+ *   the median round's wall and CPU µs per call, and every round's (for ratios taken round by round)
  */
 export async function alternate(contenders, { warmup, rounds, perRound }) {
   let i = 0;
@@ -39,16 +39,12 @@ export async function alternate(contenders, { warmup, rounds, perRound }) {
   }
   return contenders.map((contender, k) => {
     const roundsUs = wallMs[k].map((ms) => (ms * 1000) / perRound);
-    return {
-      name: contender.name,
-      usPerCall: median(roundsUs),
-      cpuUsPerCall: median(cpuUs[k].map((us) => us / perRound)),
-      rounds: roundsUs,
-    };
+    const cpuRounds = cpuUs[k].map((us) => us / perRound);
+    return { name: contender.name, usPerCall: median(roundsUs), cpuUsPerCall: median(cpuRounds), rounds: roundsUs, cpuRounds };
   });
 }
 
-function median(values) {
+export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -74,10 +74,13 @@ async function send(
     timeout = s.timeout,
     retries = s.retries,
   } = options;
-  const headers = { ...s.headers, ...options.headers };
+  // Merged only when the call brings headers of its own: most calls bring none.
+  const headers = options.headers === undefined ? s.headers : { ...s.headers, ...options.headers };
   openapi ??= createClient<paths>({
     Request: liteRequest as unknown as typeof Request,
     bodySerializer: (serialized: unknown) => serialized,
+    // POST /plants has no query: a fixed serializer spares openapi-fetch building one per call.
+    querySerializer: () => '',
   });
 
   for (let retry = 0; ; retry++) {
