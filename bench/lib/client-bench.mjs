@@ -5,6 +5,6 @@
 import { alternate } from './alternate.mjs';
 import { clientContenders } from './client-contenders.mjs';
 
-const { url, token, calls = 3000, rounds = 20 } = JSON.parse(process.argv[2]);
+const { url, token, calls = 6000, rounds = 10 } = JSON.parse(process.argv[2]);
 const results = await alternate(clientContenders(url, token), { warmup: 500, rounds, perRound: Math.ceil(calls / rounds) });
 process.stdout.write(`RESULT ${JSON.stringify(results)}\n`);

@@ -6,7 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { createPlantStoreHandlers } from '@plant-store/msw';
 import { alternate } from './alternate.mjs';
 
-const { calls = 3000, rounds = 20 } = JSON.parse(process.argv[2] ?? '{}');
+const { calls = 6000, rounds = 10 } = JSON.parse(process.argv[2] ?? '{}');
 const BASE = 'http://plant-store.test';
 const TOKEN = 'bench-token';
 const ours = createPlantStoreHandlers({ baseUrl: BASE }).handlers;
