@@ -233,8 +233,9 @@ function serverRows(servers) {
           targets.push({ what: `server req/s vs raw (${workload.id})`, figure: fmt.ratio(rps.ratio), target: '≥ 0.92x', ok: parts.rps });
           targets.push({ what: `server req/s vs fastify (${workload.id})`, figure: fmt.ratio(fastify.ratio), target: '> 1.00x', ok: parts.fastify });
           targets.push({ what: `server p99 vs raw (${workload.id})`, figure: fmt.ratio(p99.ratio), target: '≤ 1.2x', ok: parts.p99 });
+          const cpu = pairedRatio(servers, key('ours'), key('fastify'), 'cpuUsPerRequest');
           ratioNotes.push(
-            `- ${workload.label}, per round: ours / raw req/s ${roundsText(rps.rounds)}; ours / fastify ${roundsText(fastify.rounds)}; p99 ours / raw ${roundsText(p99.rounds)}.`,
+            `- ${workload.label}, per round: ours / raw req/s ${roundsText(rps.rounds)}; ours / fastify ${roundsText(fastify.rounds)}; p99 ours / raw ${roundsText(p99.rounds)}; server CPU per request ours / fastify ${roundsText(cpu.rounds)} (median ${fmt.ratio(cpu.ratio)}).`,
           );
         } else {
           targets.push({ what: `server vs raw and fastify (${workload.id})`, figure: 'pending', target: '≥ 0.92x, > fastify, p99 ≤ 1.2x', ok: undefined });
