@@ -8,7 +8,7 @@ import { setupWorker } from 'msw/browser';
 const mocks = createPlantStoreHandlers({ baseUrl: '/api' });
 const worker = setupWorker(...mocks.handlers);
 
-// The client wants an absolute URL; the page's origin makes one.
+// An absolute URL from the page's origin (a relative '/api' would do in a page as well).
 const apiUrl = `${location.origin}/api`;
 const token = 'dev-token'; // the mocks accept any well-formed bearer token by default
 
