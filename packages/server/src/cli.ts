@@ -36,7 +36,9 @@ async function main(): Promise<void> {
     process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
   }
 
-  process.stdout.write(`Plant Store server listening on ${server.url}\n`);
+  // The banner goes out in one write: a program that waits for "listening on" then reads the
+  // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
+  const banner = [`Plant Store server listening on ${server.url}`];
   const recovery = (server.store as Partial<FileStore>).recovery;
   if (options.data !== undefined && recovery !== undefined) {
     // What opening the file found, so an operator sees a repaired crash without reading the file.
@@ -44,15 +46,16 @@ async function main(): Promise<void> {
       recovery.truncatedBytes > 0
         ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
         : '';
-    process.stdout.write(
-      `Data: ${options.data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})\n`,
+    banner.push(
+      `Data: ${options.data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})`,
     );
   }
   if (options.tokens === undefined && server.tokens !== 'any') {
-    process.stdout.write(`Token: ${server.tokens.join(', ')}\n`);
+    banner.push(`Token: ${server.tokens.join(', ')}`);
   } else if (server.tokens === 'any') {
-    process.stdout.write('Accepting any bearer token (--any-token).\n');
+    banner.push('Accepting any bearer token (--any-token).');
   }
+  process.stdout.write(`${banner.join('\n')}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -8,6 +8,8 @@ export type {
   PlantStoreServerTimeouts,
   LogSink,
 } from './plant-store-server.js';
+// The core's shape of the `cors` option, so a typed `cors: { origins, maxAge }` needs no other import
+export type { CorsOptions } from '@plant-store/core';
 
 // The durable store behind `data` / `--data`, for programs that open it themselves
 export { openFileStore } from './file-store.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createPlantStoreApp, type PlantStore } from '@plant-store/core';
+import { createPlantStoreApp, type CorsOptions, type PlantStore } from '@plant-store/core';
 import { openFileStore } from './file-store.js';
 import { ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
@@ -47,8 +47,11 @@ export interface PlantStoreServerOptions {
   readonly basePath?: string;
   /** The largest accepted body in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
-  /** Origins allowed to call from browsers, or `"*"`. Default: CORS off. */
-  readonly cors?: readonly string[] | '*';
+  /**
+   * Cross-origin access for browser apps: the core's {@link CorsOptions} (`{ origins, maxAge }`), or
+   * just the origins (a list, or `"*"`) with the default preflight cache of 600 s. Default: CORS off.
+   */
+  readonly cors?: CorsOptions | readonly string[] | '*';
   /** A file for the durable store (created when missing). Default: plants live in memory. */
   readonly data?: string;
   /**
@@ -144,7 +147,7 @@ export async function startPlantStoreServer(
     ...(store !== undefined && { store }),
     ...(options.basePath !== undefined && { basePath: options.basePath }),
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
-    ...(options.cors !== undefined && { cors: { origins: options.cors } }),
+    ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
     onError: (error, requestId) => {
       // A client that leaves mid-body is not a fault of the server.
       if (error instanceof ClientClosedError) return;
@@ -266,4 +269,9 @@ function onClientError(
   socket.end(rawResponse(answer, requestId));
   // After a parse failure the framing is lost; whatever the client still sends is not read.
   socket.destroySoon();
+}
+
+/** The server's `cors` option as the core takes it: a bare list or `"*"` names the origins only. */
+function corsOptions(cors: CorsOptions | readonly string[] | '*'): CorsOptions {
+  return cors === '*' || Array.isArray(cors) ? { origins: cors as readonly string[] | '*' } : (cors as CorsOptions);
 }

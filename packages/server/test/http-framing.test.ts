@@ -177,6 +177,25 @@ it('answers a CORS preflight from an allowed origin with 204 and the allowed met
   expect(created.headers.get('access-control-allow-origin')).toBe('https://app.example');
 });
 
+it("takes the core's CORS options (origins and the preflight cache) as well as a bare list", async () => {
+  const preflight = (url: string) =>
+    fetch(`${url}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+  const full = await serve({ cors: { origins: ['https://app.example'], maxAge: 60 } });
+  const answer = await preflight(full.url);
+  expect(answer.status).toBe(204);
+  expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.example');
+  expect(answer.headers.get('access-control-max-age')).toBe('60');
+  const bare = await serve({ cors: ['https://app.example'] });
+  expect((await preflight(bare.url)).headers.get('access-control-max-age')).toBe('600');
+  const any = await serve({ cors: '*' });
+  expect((await preflight(any.url)).headers.get('access-control-allow-origin')).toBe('https://app.example');
+  // A bad maxAge is the core's TypeError, at start rather than at the first preflight.
+  await expect(serve({ cors: { origins: '*', maxAge: -1 } })).rejects.toThrow(/maxAge/);
+});
+
 it('keeps serving after a client disconnects in the middle of a body', async () => {
   const server = await serve();
   const client = await RawConnection.open(server.port);
