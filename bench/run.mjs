@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { canPin, cores, procCpuSeconds, procStatusKiB, runChild, startServer } from './lib/proc.mjs';
 import { runContractChecks } from './lib/contract-checks.mjs';
 import { countInstructions } from './lib/client-instructions.mjs';
+import { countServerInstructions } from './lib/server-instructions.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const hasValgrind = (() => {
@@ -192,6 +193,21 @@ async function benchServers(tmp) {
     median.set(key, { ...mid, peakRssMiB: Math.max(...done.map((r) => r.peakRssMiB)), rounds: results.map((r) => r?.rps) });
   }
   return { median, runs, pending, checks };
+}
+
+/** The servers' instruction counts as a note, and their ratios as reported figures. */
+function serverInstructionLines(instructions, targets) {
+  if (instructions?.value === undefined) return [`- Instructions per request: not counted (${instructions?.pending ?? 'not run'}).`];
+  const by = Object.fromEntries(instructions.value.map((r) => [r.id, r.perRequest]));
+  const vsRaw = by.ours / by.raw;
+  const vsFastify = by.ours / by.fastify;
+  targets.push(
+    { what: 'server instructions per request vs raw (unique; valgrind, user space)', figure: fmt.ratio(vsRaw), target: 'reported (steady figure)', ok: undefined },
+    { what: 'server instructions per request vs fastify (unique; valgrind, user space)', figure: fmt.ratio(vsFastify), target: 'reported (steady figure)', ok: undefined },
+  );
+  return [
+    `- Instructions per request, unique creates (valgrind cachegrind on the server, user space; 500 requests over 4 keep-alive connections subtracted from 2,500): raw ${fmt.int(by.raw)}, fastify ${fmt.int(by.fastify)}, ours ${fmt.int(by.ours)}: ours **${fmt.ratio(vsRaw)}** of raw and **${fmt.ratio(vsFastify)}** of fastify. Unlike req/s, which the load generator bounds here (both sides near a full core), these ratios repeated within a few percent across counts (the absolute counts move with how many requests reach the slowed server per event-loop turn) and show the servers' own work; the kernel's share of a request (the same sockets for all three) is left out.`,
+  ];
 }
 
 /**
@@ -396,6 +412,19 @@ try {
       timeoutMs: 60_000,
     }).catch(() => undefined);
   }
+  if (servers) {
+    if (QUICK) servers.instructions = { pending: 'not counted in a quick run' };
+    else if (!hasValgrind) servers.instructions = { pending: 'valgrind is not installed' };
+    else {
+      log('bench: server instructions (valgrind, about 4 minutes)');
+      servers.instructions = await countServerInstructions(
+        SERVERS.filter((server) => ['raw', 'fastify', 'ours'].includes(server.id)),
+        { token: TOKEN, core: canPin && cores >= 2 ? SERVER_CORE : undefined },
+      )
+        .then((value) => ({ value }))
+        .catch((error) => ({ pending: errorText(error) }));
+    }
+  }
   client = await attempt('client', benchClient);
   msw = await attempt('msw', benchMsw);
   memory = await attempt('memory', benchMemory);
@@ -427,6 +456,7 @@ if (servers) {
     '',
     '- fastify cannot keep int64 ids exactly (its schema sees the id after `JSON.parse`), so it accepts `1.00000000000000000001` and confuses ids past 2^53; it also replaces invalid UTF-8 instead of refusing it. The loads use ids below 2^53 so it runs the same 200 path.',
     ...notes,
+    ...serverInstructionLines(servers.instructions, targets),
     ...(servers.fsync
       ? [
           `- The durable rows ack each create only once its batch is on disk (group commit: one durable write per batch, one batch in flight). One append + \`fdatasync\` in the temp directory took p50 ${fmt.ms(servers.fsync.p50Ms)} ms, p99 ${fmt.ms(servers.fsync.p99Ms)} ms (${servers.fsync.count} sequential, after the loads). The server process, its fs thread pool included, is pinned to one core, so the kernel's work for each durable write is taken from the core that also answers the requests; with ${plan.connections} connections at most ${plan.connections} creates share one write.`,

@@ -4,27 +4,18 @@
 // which leaves out start-up and most of the JIT warm-up. Usage: import { countInstructions }.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readInstructionCount, valgrindCommand } from './valgrind.mjs';
 
 const CALLS = fileURLToPath(new URL('./client-calls.mjs', import.meta.url));
 
 function instructions(args, core) {
-  const command = [
-    'valgrind',
-    '--tool=cachegrind',
-    '--cache-sim=no',
-    '--cachegrind-out-file=/dev/null',
-    // V8 writes and rewrites machine code at run time.
-    '--smc-check=all-non-file',
-    process.execPath,
-    CALLS,
-    JSON.stringify(args),
-  ];
+  const command = [...valgrindCommand, process.execPath, CALLS, JSON.stringify(args)];
   const [file, ...rest] = core === undefined ? command : ['taskset', '-c', String(core), ...command];
   return new Promise((resolve, reject) => {
     execFile(file, rest, { timeout: 300_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      const match = /I\s+refs:\s+([\d,]+)/.exec(stderr);
-      if (error || !match) reject(new Error(`valgrind: ${error?.message ?? stderr.slice(-300)}`));
-      else resolve(Number(match[1].replaceAll(',', '')));
+      const count = readInstructionCount(stderr);
+      if (error || count === undefined) reject(new Error(`valgrind: ${error?.message ?? stderr.slice(-300)}`));
+      else resolve(count);
     });
   });
 }

@@ -1,0 +1,76 @@
+// Instructions per request of a server under valgrind (cachegrind, user space): the steady figure
+// beside req/s, which on this kind of shared 2-core VM is bound by the load generator and moves
+// with the other tenants. The server runs serve.mjs under valgrind on one core; this process sends
+// unique creates over 4 keep-alive connections from the other; a run of `few` requests is
+// subtracted from a run of `many`, which leaves out start-up and most of the JIT warm-up.
+// Requests reach the slowed server one or two per event-loop turn, so the per-turn cost weighs more
+// than under autocannon: compare servers with each other, not with the CPU µs of the timed rows.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { readInstructionCount, valgrindCommand } from './valgrind.mjs';
+
+const SERVE = fileURLToPath(new URL('./serve.mjs', import.meta.url));
+
+async function count(kind, options, requests, { token, core }) {
+  const command = [...valgrindCommand, process.execPath, SERVE, kind, JSON.stringify(options)];
+  const [file, ...args] = core === undefined ? command : ['taskset', '-c', String(core), ...command];
+  const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+  try {
+    const url = await new Promise((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (line.startsWith('READY')) resolve(JSON.parse(line.slice(6)).url);
+      });
+      exited.then(() => reject(new Error(`server exited before READY: ${stderr.slice(-300)}`)));
+    });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    let id = 1_000_000_000;
+    let left = requests;
+    const one = () =>
+      new Promise((resolve, reject) => {
+        const body = `{"id":${id++},"name":"Monstera deliciosa","tag":"indoor"}`;
+        const req = http.request(
+          `${url}/plants`,
+          {
+            method: 'POST',
+            agent,
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': body.length },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    await Promise.all([0, 1, 2, 3].map(async () => {
+      while (left-- > 0) await one();
+    }));
+    agent.destroy();
+    child.kill('SIGTERM');
+    await exited;
+  } finally {
+    clearTimeout(killer);
+    child.kill('SIGKILL');
+  }
+  const instructions = readInstructionCount(stderr);
+  if (instructions === undefined) throw new Error(`valgrind gave no count: ${stderr.slice(-300)}`);
+  return instructions;
+}
+
+/** @returns {Promise<{ id: string, perRequest: number }[]>} user-space instructions per request */
+export async function countServerInstructions(servers, { token, core, few = 500, many = 2500 }) {
+  const results = [];
+  for (const { id, kind, options = {} } of servers) {
+    const small = await count(kind, { tokens: [token], ...options }, few, { token, core });
+    const large = await count(kind, { tokens: [token], ...options }, many, { token, core });
+    results.push({ id, perRequest: (large - small) / (many - few) });
+  }
+  return results;
+}
