@@ -9,7 +9,6 @@
 //   BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS   override the server plan
 //   BENCH_CANDIDATE=/abs/path.mjs   adds a row for a module exporting `start(options)` → { url, close }
 //                          (e.g. a patched copy of packages/server/dist/index.js), to A/B a change
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -19,16 +18,10 @@ import { canPin, cores, procCpuSeconds, procStatusKiB, runChild, startServer } f
 import { runContractChecks } from './lib/contract-checks.mjs';
 import { countInstructions } from './lib/client-instructions.mjs';
 import { countServerInstructions } from './lib/server-instructions.mjs';
+import { hasValgrind } from './lib/valgrind.mjs';
+import { median } from './lib/alternate.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const hasValgrind = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v valgrind'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 const env = process.env;
 const QUICK = env.BENCH_QUICK === '1';
 const ONLY = env.BENCH_ONLY ? new Set(env.BENCH_ONLY.split(',')) : undefined;
@@ -185,14 +178,14 @@ async function benchServers(tmp) {
   }
 
   // Each row shows its median round by req/s (peak RSS: the highest of any round).
-  const median = new Map();
+  const medianRounds = new Map();
   for (const [key, results] of runs) {
     const done = results.filter(Boolean).sort((a, b) => a.rps - b.rps);
     if (done.length === 0) continue;
     const mid = done[(done.length - 1) >> 1];
-    median.set(key, { ...mid, peakRssMiB: Math.max(...done.map((r) => r.peakRssMiB)), rounds: results.map((r) => r?.rps) });
+    medianRounds.set(key, { ...mid, peakRssMiB: Math.max(...done.map((r) => r.peakRssMiB)), rounds: results.map((r) => r?.rps) });
   }
-  return { median, runs, pending, checks };
+  return { medianRounds, runs, pending, checks };
 }
 
 /** The servers' instruction counts as a note, and their ratios as reported figures. */
@@ -220,11 +213,11 @@ function pairedRatio({ runs }, a, b, field = 'rps') {
   const rb = runs.get(b);
   if (!ra || !rb) return { ratio: NaN, rounds: [] };
   const rounds = ra.map((x, i) => (x && rb[i] ? x[field] / rb[i][field] : NaN));
-  return { ratio: medianOf(rounds), rounds };
+  return { ratio: median(rounds), rounds };
 }
 
 function serverRows(servers) {
-  const { median, pending, checks } = servers;
+  const { medianRounds, pending, checks } = servers;
   const rows = [];
   const targets = [];
   const ratioNotes = [];
@@ -233,7 +226,7 @@ function serverRows(servers) {
     const key = (id) => `${id}/${workload.id}`;
     const vsRaw = (id, field) => pairedRatio(servers, key(id), key('raw'), field);
     for (const server of SERVERS) {
-      const r = median.get(key(server.id));
+      const r = medianRounds.get(key(server.id));
       let target = '';
       let ok;
       if (server.id === 'raw') target = 'baseline';
@@ -274,7 +267,7 @@ function serverRows(servers) {
       const statuses = Object.entries(r.statusCodes).map(([code, count]) => `${code}: ${fmt.int(count)}`).join(', ');
       const check = checks.get(server.id);
       const contract = check ? `${check.total - check.failed.length}/${check.total}` : '—';
-      const raw = server.id !== 'raw' && median.has(key('raw'));
+      const raw = server.id !== 'raw' && medianRounds.has(key('raw'));
       rows.push(
         `| ${server.label} | ${workload.label} | ${fmt.int(r.rps)} | ${raw ? fmt.ratio(vsRaw(server.id, 'rps').ratio) : '1.00x'} | ${fmt.ms(r.p50Ms)} | ${fmt.ms(r.p99Ms)} | ${raw ? fmt.ratio(vsRaw(server.id, 'p99Ms').ratio) : '1.00x'} | ${fmt.us(r.cpuUsPerRequest)}${raw ? ` (${fmt.ratio(vsRaw(server.id, 'cpuUsPerRequest').ratio)})` : ''} | ${fmt.mib(r.peakRssMiB)} | ${fmt.pct(r.serverCpu)} / ${fmt.pct(r.loaderCpu)} | ${r.valid ? '' : '**unexpected** '}${statuses}${r.errors ? `, errors: ${r.errors}` : ''} | ${contract} | ${target} | ${target === 'baseline' || target === 'reference' ? '—' : met(ok)} |`,
       );
@@ -366,7 +359,7 @@ function pairSection(title, outcome, names, targetRatio, what, untargeted = 'rep
   }
   const base = outcome.value.find((r) => r.name === names[1]);
   const perRound = (r, field) => r[field].map((x, i) => x / base[field][i]);
-  const ratioOf = (r, field) => medianOf(perRound(r, field));
+  const ratioOf = (r, field) => median(perRound(r, field));
   const ours = outcome.value.find((r) => r.name === names[0]);
   const ratio = ratioOf(ours, 'rounds');
   const ok = targetRatio === undefined ? true : ratio <= targetRatio;
@@ -381,13 +374,6 @@ function pairSection(title, outcome, names, targetRatio, what, untargeted = 'rep
     '',
   );
   return { lines, targets: [{ what, figure: fmt.ratio(ratio), target: targetText, ok: targetRatio === undefined ? undefined : ok }] };
-}
-
-function medianOf(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 // ---------------------------------------------------------------- main

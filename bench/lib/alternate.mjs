@@ -44,8 +44,10 @@ export async function alternate(contenders, { warmup, rounds, perRound }) {
   });
 }
 
+/** The median of the finite values (NaN when there is none: a contender that never ran). */
 export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -4,13 +4,12 @@
 // which leaves out start-up and most of the JIT warm-up. Usage: import { countInstructions }.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readInstructionCount, valgrindCommand } from './valgrind.mjs';
+import { readInstructionCount, valgrindNode } from './valgrind.mjs';
 
 const CALLS = fileURLToPath(new URL('./client-calls.mjs', import.meta.url));
 
 function instructions(args, core) {
-  const command = [...valgrindCommand, process.execPath, CALLS, JSON.stringify(args)];
-  const [file, ...rest] = core === undefined ? command : ['taskset', '-c', String(core), ...command];
+  const [file, ...rest] = valgrindNode([CALLS, JSON.stringify(args)], core);
   return new Promise((resolve, reject) => {
     execFile(file, rest, { timeout: 300_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       const count = readInstructionCount(stderr);

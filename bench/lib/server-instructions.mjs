@@ -9,13 +9,12 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { readInstructionCount, valgrindCommand } from './valgrind.mjs';
+import { readInstructionCount, valgrindNode } from './valgrind.mjs';
 
 const SERVE = fileURLToPath(new URL('./serve.mjs', import.meta.url));
 
 async function count(kind, options, requests, { token, core }) {
-  const command = [...valgrindCommand, process.execPath, SERVE, kind, JSON.stringify(options)];
-  const [file, ...args] = core === undefined ? command : ['taskset', '-c', String(core), ...command];
+  const [file, ...args] = valgrindNode([SERVE, kind, JSON.stringify(options)], core);
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
