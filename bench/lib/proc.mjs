@@ -7,15 +7,18 @@ import { fileURLToPath } from 'node:url';
 
 const LIB = fileURLToPath(new URL('.', import.meta.url));
 
-/** Whether `taskset` can pin processes here (util-linux; absent on macOS). */
-export const canPin = (() => {
+/** Whether `command` is on the PATH. */
+export function hasCommand(command) {
   try {
-    execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' });
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
-})();
+}
+
+/** Whether `taskset` can pin processes here (util-linux; absent on macOS). */
+export const canPin = hasCommand('taskset');
 
 /** How many cores the bench may use; pinning needs two. */
 export const cores = (() => {

@@ -1,15 +1,8 @@
 // The one way the bench counts instructions: valgrind's cachegrind without cache simulation.
-import { execFileSync } from 'node:child_process';
+import { hasCommand } from './proc.mjs';
 
 /** Whether valgrind is installed (it is optional: the counts are skipped without it). */
-export const hasValgrind = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v valgrind'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const hasValgrind = hasCommand('valgrind');
 
 /**
  * `[file, ...args]` that run `node ...argv` under valgrind, pinned to `core` with taskset when one
