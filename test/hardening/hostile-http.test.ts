@@ -322,13 +322,25 @@ async function dribbleWhileServingAnother(
   return servedWhileSlowConnected;
 }
 
-test('cuts off a client that sends its headers too slowly while serving others', async () => {
+/**
+ * Runs `body` against a server of its own with short timeouts (1 s for headers, 2 s for a request),
+ * so the timeout tests take seconds and never touch the shared server; closed afterwards.
+ */
+async function withShortTimeouts(keepAliveTimeout: number, body: (slowServer: PlantStoreServer) => Promise<void>): Promise<void> {
   const slowServer = await startPlantStoreServer({
     port: 0,
     tokens: [TOKEN],
-    timeouts: { headersTimeout: 1_000, requestTimeout: 2_000, keepAliveTimeout: 1_000 },
+    timeouts: { headersTimeout: 1_000, requestTimeout: 2_000, keepAliveTimeout },
   });
   try {
+    await body(slowServer);
+  } finally {
+    await slowServer.close();
+  }
+}
+
+test('cuts off a client that sends its headers too slowly while serving others', async () => {
+  await withShortTimeouts(1_000, async (slowServer) => {
     const slow = await RawClient.open(slowServer.port);
     await slow.write('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const servedWhileSlowConnected = await dribbleWhileServingAnother(
@@ -343,18 +355,11 @@ test('cuts off a client that sends its headers too slowly while serving others',
     expect(answers, 'a 408 before the close').toHaveLength(1);
     expectTransportError(answers[0]!, [408]);
     slow.destroy();
-  } finally {
-    await slowServer.close();
-  }
+  });
 });
 
 test('cuts off a client that sends its body too slowly while serving others', async () => {
-  const slowServer = await startPlantStoreServer({
-    port: 0,
-    tokens: [TOKEN],
-    timeouts: { headersTimeout: 1_000, requestTimeout: 2_000, keepAliveTimeout: 1_000 },
-  });
-  try {
+  await withShortTimeouts(1_000, async (slowServer) => {
     const slow = await RawClient.open(slowServer.port);
     await slow.write(head([...base, 'Content-Length: 1000']));
     const servedWhileSlowConnected = await dribbleWhileServingAnother(slowServer.port, slow, () => ' ', 2);
@@ -366,27 +371,18 @@ test('cuts off a client that sends its body too slowly while serving others', as
     expect(parseTail(slow.received), 'no bytes after the 408').toBe('');
     expect(await slowServer.store.size()).toBe(1);
     slow.destroy();
-  } finally {
-    await slowServer.close();
-  }
+  });
 });
 
 test('closes an idle keep-alive connection after its timeout and keeps serving new ones', async () => {
-  const slowServer = await startPlantStoreServer({
-    port: 0,
-    tokens: [TOKEN],
-    timeouts: { headersTimeout: 1_000, requestTimeout: 2_000, keepAliveTimeout: 500 },
-  });
-  try {
+  await withShortTimeouts(500, async (slowServer) => {
     const idle = await RawClient.open(slowServer.port);
     await idle.write(postBytes(`{"id":3,"name":"idle"}`, { close: false }));
     expect((await idle.waitFor(1, 5_000))[0]?.status).toBe(200);
     expect(await idle.waitForClose(5_000), 'the idle socket is closed').toBe(true);
     const { answers } = await exchange(slowServer.port, postBytes(`{"id":3,"name":"idle"}`));
     expect(answers[0]?.status).toBe(200);
-  } finally {
-    await slowServer.close();
-  }
+  });
 });
 
 // ---- the body limit, to the byte -------------------------------------------------------------
