@@ -183,15 +183,16 @@ test('batches inserts that arrive while a sync is in flight into the next single
 
 test('inserts made by separate callbacks of one event-loop turn share one write', async () => {
   const store = await open();
-  // Two timers due at once run in one timers phase, each as its own callback with the microtasks
-  // drained in between: like two requests read in one poll phase. Neither may go out alone.
+  // Two immediates run in one check phase, each as its own callback with the microtasks drained in
+  // between: like two requests read in one poll phase. Neither may go out alone. (Two timers due at
+  // once were used first; on Node 24 they sometimes ran in two turns.)
   const inserts = await new Promise<Array<Promise<unknown>>>((resolve) => {
     const made: Array<Promise<unknown>> = [];
-    setTimeout(() => made.push(store.insert({ id: 1n, name: 'first' })), 0);
-    setTimeout(() => {
+    setImmediate(() => made.push(store.insert({ id: 1n, name: 'first' })));
+    setImmediate(() => {
       made.push(store.insert({ id: 2n, name: 'second' }));
       resolve(made);
-    }, 0);
+    });
   });
   await Promise.all(inserts);
   expect(store.stats()).toEqual({ records: 2, writes: 1, syncs: 1 });
