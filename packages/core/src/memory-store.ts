@@ -1,23 +1,15 @@
 import type { InsertResult, PlantStore, StoredPlant } from './store.js';
-import { decodeEntry, encodeEntry, type Entry } from './internal/plant-entry.js';
-
-/** Ids within ±(2^53-1) are keyed by number: small ones are unboxed and cost nothing per entry. */
-type Key = number | bigint;
+import { IdIndex } from './internal/id-index.js';
+import { decodeEntry, encodeEntry, EntryLog } from './internal/plant-entry.js';
 
 const CREATED: InsertResult = Object.freeze({ created: true });
-
-/** The Map key of `id`; one id always maps to one key, so number and bigint keys never collide. */
-function keyOf(id: bigint): Key {
-  // Number() rounds only beyond 2^53, where the result is no longer a safe integer: no two ids share a key.
-  const n = Number(id);
-  return Number.isSafeInteger(n) ? n : id;
-}
 
 /**
  * A {@link PlantStore} in memory, in insertion order: the default store of an application, and what
  * the MSW mocks and tests use. `insert` checks and sets in one synchronous step, which makes it
- * atomic per id. Entries are kept compact (a number key and one flat string per plant)
- * because the reference server is expected to hold a million plants in a small footprint.
+ * atomic per id. Plants are kept compact (ids as int32 halves in typed arrays, names and tags
+ * packed into shared strings) because the reference server is expected to hold a million plants
+ * in a small footprint.
  *
  * @example
  * const store = createMemoryStore();
@@ -25,44 +17,51 @@ function keyOf(id: bigint): Key {
  * await store.get(1n); // { id: 1n, name: 'Fern' }
  */
 export function createMemoryStore(): PlantStore {
-  const plants = new Map<Key, Entry>();
+  // The id and the entry of one plant share its position.
+  let ids = new IdIndex();
+  let entries = new EntryLog();
   let closed = false;
   const open = (): void => {
     if (closed) throw new Error('the plant store is closed');
+  };
+  const forget = (): void => {
+    ids = new IdIndex();
+    entries = new EntryLog();
   };
 
   return {
     async insert(plant) {
       open();
-      const key = keyOf(plant.id);
-      const existing = plants.get(key);
-      if (existing !== undefined) return { created: false, existing: decodeEntry(plant.id, existing) };
       // Copy only the fields the store keeps; whatever else the object carries is never stored.
-      plants.set(key, encodeEntry(String(plant.name), plant.tag === undefined ? undefined : String(plant.tag)));
+      // Encoded before the id is added, so that a name that fails to convert leaves nothing behind.
+      const entry = encodeEntry(String(plant.name), plant.tag === undefined ? undefined : String(plant.tag));
+      const taken = ids.add(plant.id);
+      if (taken !== -1) return { created: false, existing: decodeEntry(plant.id, entries.at(taken)) };
+      entries.push(entry);
       return CREATED;
     },
     async get(id) {
       open();
-      const entry = plants.get(keyOf(id));
-      return entry === undefined ? undefined : decodeEntry(id, entry);
+      const position = ids.positionOf(id);
+      return position === -1 ? undefined : decodeEntry(id, entries.at(position));
     },
     async list() {
       open();
       const out: StoredPlant[] = [];
-      for (const [key, entry] of plants) out.push(decodeEntry(BigInt(key), entry));
+      for (let position = 0; position < ids.size; position++) out.push(decodeEntry(ids.idAt(position), entries.at(position)));
       return out;
     },
     async size() {
       open();
-      return plants.size;
+      return ids.size;
     },
     async clear() {
       open();
-      plants.clear();
+      forget();
     },
     async close() {
       closed = true;
-      plants.clear();
+      forget();
     },
   };
 }

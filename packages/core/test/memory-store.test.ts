@@ -26,6 +26,89 @@ describe('createMemoryStore', () => {
     expect(await store.get(2n ** 53n + 2n)).toBeUndefined();
   });
 
+  it('keeps ids that differ only in their high or their low 32 bits apart', async () => {
+    const store = createMemoryStore();
+    // Same low half, different high halves (and the reverse), on both sides of 0 and of 2^53.
+    const ids = [1n, 2n ** 32n + 1n, -(2n ** 32n) + 1n, 2n ** 62n + 1n, 2n ** 62n + 2n ** 32n + 1n, 2n ** 32n, 2n ** 32n - 1n, -(2n ** 32n), -(2n ** 31n), 2n ** 31n];
+    for (const [i, id] of ids.entries()) await store.insert({ id, name: `p${i}` });
+    expect(await store.size()).toBe(ids.length);
+    for (const [i, id] of ids.entries()) expect(await store.get(id)).toEqual({ id, name: `p${i}` });
+    expect(await store.get(2n ** 33n + 1n)).toBeUndefined();
+    expect(await store.get(2n ** 62n)).toBeUndefined();
+  });
+
+  it('finds every one of many ids that share their low half', async () => {
+    const store = createMemoryStore();
+    const ids = Array.from({ length: 300 }, (_, i) => (BigInt(i - 150) << 32n) | 7n);
+    for (const id of ids) expect(await store.insert({ id, name: String(id) })).toEqual({ created: true });
+    for (const id of ids) expect(await store.get(id)).toEqual({ id, name: String(id) });
+    expect((await store.list()).map((p) => p.id)).toEqual(ids);
+    expect(await store.get(8n)).toBeUndefined();
+  });
+
+  it('answers like a Map for any int64 ids, the bounds and 2^53 and 2^62 neighbourhoods included', async () => {
+    const near = (centre: bigint) => fc.bigInt({ min: centre - 3n, max: centre + 3n });
+    const id = fc.oneof(
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.bigInt({ min: -3n, max: 3n }),
+      near(2n ** 53n),
+      near(-(2n ** 53n)),
+      near(2n ** 62n),
+      fc.bigInt({ min: -(2n ** 63n), max: -(2n ** 63n) + 3n }),
+      fc.bigInt({ min: 2n ** 63n - 4n, max: 2n ** 63n - 1n }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(id, { maxLength: 60 }), fc.array(id, { maxLength: 10 }), async (inserted, probed) => {
+        const store = createMemoryStore();
+        const expected = new Map<bigint, string>();
+        for (const [i, id] of inserted.entries()) {
+          const result = await store.insert({ id, name: `n${i}` });
+          expect(result).toEqual(expected.has(id) ? { created: false, existing: { id, name: expected.get(id) } } : { created: true });
+          if (!expected.has(id)) expected.set(id, `n${i}`);
+        }
+        expect(await store.list()).toEqual([...expected].map(([id, name]) => ({ id, name })));
+        for (const id of [...inserted, ...probed]) {
+          expect(await store.get(id)).toEqual(expected.has(id) ? { id, name: expected.get(id) } : undefined);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('lists thousands of plants in insertion order, small and big ids and any names mixed', async () => {
+    const store = createMemoryStore();
+    // More than two chunks of 1024 entries and many growths of the id index; one name in 100 is not Latin-1.
+    const expected = Array.from({ length: 3000 }, (_, i) => {
+      const id = i % 3 === 0 ? BigInt(i) : i % 3 === 1 ? 2n ** 62n + BigInt(i) : -(2n ** 63n) + BigInt(i);
+      const name = i % 100 === 0 ? `🌿\ud800${i}` : i % 7 === 0 ? '' : `plant ${i}`;
+      return i % 2 === 0 ? { id, name, tag: i % 4 === 0 ? '' : `t${i}` } : { id, name };
+    });
+    for (const plant of expected) expect(await store.insert(plant)).toEqual({ created: true });
+    expect(await store.size()).toBe(3000);
+    expect(await store.list()).toEqual(expected);
+    for (const plant of expected) expect(await store.get(plant.id)).toEqual(plant);
+  });
+
+  it('keeps plants whose names together are longer than a string can be', async () => {
+    const store = createMemoryStore();
+    // Each name shares one 2^19-character string (V8 concatenates lazily), so 1024 of them cost little
+    // memory but would make a string past V8's maximum length (2^29 - 24) if joined.
+    const long = 'x'.repeat(2 ** 19);
+    for (let i = 0; i < 1100; i++) expect(await store.insert({ id: BigInt(i), name: `${i}${long}` })).toEqual({ created: true });
+    for (const i of [0, 1023, 1024, 1099]) expect(await store.get(BigInt(i))).toEqual({ id: BigInt(i), name: `${i}${long}` });
+    expect((await store.list()).map((p) => p.name.slice(0, 4))).toEqual(Array.from({ length: 1100 }, (_, i) => `${i}${long}`.slice(0, 4)));
+  });
+
+  it('refuses to store an id outside int64 rather than store it under another id', async () => {
+    const store = createMemoryStore();
+    await store.insert({ id: 0n, name: 'zero' });
+    // 2^64 has the same 64 low bits as 0, and 2^63 as -2^63.
+    await expect(store.insert({ id: 2n ** 64n, name: 'wrapped' })).rejects.toThrow(RangeError);
+    await expect(store.insert({ id: 2n ** 63n, name: 'wrapped' })).rejects.toThrow(RangeError);
+    expect(await store.get(2n ** 64n)).toBeUndefined();
+    expect(await store.list()).toEqual([{ id: 0n, name: 'zero' }]);
+  });
+
   it('lists plants in insertion order, with no tag member on untagged plants', async () => {
     const store = createMemoryStore();
     await store.insert({ id: 3n, name: 'c' });
@@ -44,6 +127,14 @@ describe('createMemoryStore', () => {
     const store = createMemoryStore();
     await store.insert({ id: 1n, name: 'a', extra: 'secret' } as never);
     expect(await store.get(1n)).toEqual({ id: 1n, name: 'a' });
+  });
+
+  it('stores nothing when a name fails to convert to a string, so the id stays free', async () => {
+    const store = createMemoryStore();
+    const name = { toString: () => { throw new Error('no name'); } };
+    await expect(store.insert({ id: 1n, name } as never)).rejects.toThrow('no name');
+    expect(await store.insert({ id: 1n, name: 'a' })).toEqual({ created: true });
+    expect(await store.list()).toEqual([{ id: 1n, name: 'a' }]);
   });
 
   it('lets exactly one of many concurrent inserts of one id win', async () => {
@@ -78,6 +169,19 @@ describe('createMemoryStore', () => {
     expect(await store.size()).toBe(0);
     expect(await store.get(1n)).toBeUndefined();
     expect(await store.insert({ id: 1n, name: 'b' })).toEqual({ created: true });
+  });
+
+  it('starts afresh after clear, even once it held more than a chunk of plants', async () => {
+    const store = createMemoryStore();
+    for (let i = 0; i < 1500; i++) await store.insert({ id: 2n ** 62n + BigInt(i), name: `old ${i}`, tag: 't' });
+    await store.clear();
+    expect(await store.get(2n ** 62n)).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+    const fresh = [{ id: 2n ** 62n + 1n, name: 'new' }, { id: 5n, name: 'five', tag: 'x' }];
+    for (const plant of fresh) expect(await store.insert(plant)).toEqual({ created: true });
+    expect(await store.list()).toEqual(fresh);
+    expect(await store.get(2n ** 62n + 1n)).toEqual(fresh[0]);
+    expect(await store.size()).toBe(2);
   });
 
   it('refuses every operation after close', async () => {
