@@ -1,8 +1,9 @@
 import type { StoredPlant } from '@plant-store/core';
 
-// Compact like core's memory store (ids in the safe range keyed by number, an untagged plant kept as
-// its bare name), because a million plants must fit in a small footprint whether or not they are
-// also on disk. Unlike it, a tagged plant is a small object rather than one flat string.
+// Kept small (ids in the safe range keyed by number, an untagged plant as its bare name), because a
+// million plants must fit in a small footprint whether or not they are also on disk. Simpler than
+// core's memory store (typed-array ids, entries joined in chunks): replay must be able to forget the
+// records of a torn batch (`remove`), which that store's append-only layout does not do.
 
 /** A stored plant that has a tag. Plants without one are kept as their bare name string. */
 class Tagged {
