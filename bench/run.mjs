@@ -199,7 +199,7 @@ function serverInstructionLines(instructions, targets) {
     { what: 'server instructions per request vs fastify (unique; valgrind, user space)', figure: fmt.ratio(vsFastify), target: 'reported (steady figure)', ok: undefined },
   );
   return [
-    `- Instructions per request, unique creates (valgrind cachegrind on the server, user space; 500 requests over 4 keep-alive connections subtracted from 2,500): raw ${fmt.int(by.raw)}, fastify ${fmt.int(by.fastify)}, ours ${fmt.int(by.ours)}: ours **${fmt.ratio(vsRaw)}** of raw and **${fmt.ratio(vsFastify)}** of fastify. Unlike req/s, which the load generator bounds here (both sides near a full core), these ratios repeated within a few percent across counts (the absolute counts move with how many requests reach the slowed server per event-loop turn) and show the servers' own work; the kernel's share of a request (the same sockets for all three) is left out.`,
+    `- Instructions per request, unique creates (valgrind cachegrind on the server, user space; 500 requests over 4 keep-alive connections subtracted from 2,500): raw ${fmt.int(by.raw)}, fastify ${fmt.int(by.fastify)}, ours ${fmt.int(by.ours)}: ours **${fmt.ratio(vsRaw)}** of raw and **${fmt.ratio(vsFastify)}** of fastify. Unlike req/s and CPU time, which move with the other tenants of this VM, these ratios repeated within a few percent across counts (the absolute counts move with how many requests reach the slowed server per event-loop turn) and show the servers' own work; the kernel's share of a request (the same sockets for all three) is left out.`,
   ];
 }
 
@@ -436,7 +436,7 @@ if (servers) {
   body.push(
     '## Servers',
     '',
-    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1, ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round, the order reversed every other round. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round between contenders that ran back to back, and the median of those per-round ratios is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
+    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1 (unique ids: each connection's request buffer is built once and its id digits rewritten before each send, so the load generator stays well below a full core and the servers are the limit), ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round, the order reversed every other round. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round between contenders that ran back to back, and the median of those per-round ratios is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
     '',
     ...table,
     '',
@@ -493,7 +493,7 @@ else if (memory.pending) {
   targets.push({ what: 'RSS holding 1M plants', figure: 'pending', target: '≤ 200 MB', ok: undefined });
 } else {
   body.push(
-    `The core app with its memory store, filled by valid creates through \`app.handle\` in one process (a tag on half the plants, unique names), RSS after two full GCs. Ids 1…N are keyed by number in the store; ids near 2^62 need a bigint key each.`,
+    `The core app with its memory store, filled by valid creates through \`app.handle\` in one process (a tag on half the plants, unique names), RSS after two full GCs. The store keeps every id as two 32-bit halves in a typed array, so ids near 2^62 cost what ids 1…N cost.`,
     '',
     '| plants | ids | RSS before | RSS after fill | heap used / total | fill time | target | met |',
     '|--:|---|--:|--:|--:|--:|---|---|',
