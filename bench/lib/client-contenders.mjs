@@ -1,6 +1,8 @@
 // The client benchmark's contenders, shared by the timed run (client-bench.mjs) and the
-// instruction count (client-instructions.mjs): `createPlant` and the same request by hand.
+// instruction count (client-instructions.mjs): `createPlant`, the same request by hand, and the same
+// request through openapi-fetch used as its README shows (what a user would pick instead).
 import { createPlant } from '@plant-store/client';
+import createClient from 'openapi-fetch';
 
 /** @returns {{ name: string, call(i: number): Promise<void> }[]} */
 export function clientContenders(url, token) {
@@ -16,6 +18,7 @@ export function clientContenders(url, token) {
     const body = await response.json();
     if (!response.ok) throw new Error(`status ${response.status}: ${JSON.stringify(body)}`);
   }
+  const openapi = createClient({ baseUrl: url });
   return [
     {
       name: 'createPlant',
@@ -24,6 +27,17 @@ export function clientContenders(url, token) {
       },
     },
     { name: 'raw fetch', call: (i) => rawFetch(i) },
+    {
+      // openapi-fetch alone, defaults: no timeout, no retries, no int64 ids, no typed errors.
+      name: 'openapi-fetch',
+      async call(i) {
+        const { error, response } = await openapi.POST('/plants', {
+          body: plant(i),
+          headers: { authorization: `Bearer ${token}` },
+        });
+        if (error !== undefined) throw new Error(`status ${response.status}: ${JSON.stringify(error)}`);
+      },
+    },
     {
       // What createPlant's default 30 s timeout costs by itself: the same raw fetch with an
       // AbortController's signal and a timer, as a hand-written call with a timeout would do.
