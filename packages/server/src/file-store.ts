@@ -65,5 +65,11 @@ export interface FileStore extends PlantStore {
  * await store.close(); // flushed, unlocked
  */
 export async function openFileStore(options: FileStoreOptions): Promise<FileStore> {
-  return FileStoreEngine.open(options.path);
+  // Checked here so a bare path string or a missing path gets a message about this call, not
+  // node:path's about an argument the caller never passed.
+  const file: unknown = (options as FileStoreOptions | null | undefined)?.path;
+  if (typeof file !== 'string' || file === '') {
+    throw new TypeError(`openFileStore takes { path: string } (the log file); got ${typeof options === 'string' ? 'a string' : 'no path'}`);
+  }
+  return FileStoreEngine.open(file);
 }

@@ -83,6 +83,15 @@ function deadPid(): number {
   return child.pid!;
 }
 
+test('refuses options without a path with a TypeError that names the call, and creates nothing', async () => {
+  const before = fs.readdirSync(process.cwd());
+  for (const bad of ['plants.log', undefined, null, {}, { path: '' }, { path: 42 }]) {
+    await expect(openFileStore(bad as never)).rejects.toThrow(/^openFileStore takes \{ path: string \}/);
+    await expect(openFileStore(bad as never)).rejects.toBeInstanceOf(TypeError);
+  }
+  expect(fs.readdirSync(process.cwd())).toEqual(before);
+});
+
 test('replays every plant, exactly, after close and reopen', async () => {
   let store = await open();
   for (const plant of PLANTS) expect(await store.insert(plant)).toEqual({ created: true });
