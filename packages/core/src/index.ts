@@ -16,6 +16,11 @@ export type { ErrorResponseInit } from './create-error-response.js';
 
 // Stores
 export { createMemoryStore } from './memory-store.js';
+/**
+ * The compact synchronous table behind createMemoryStore, for stores that also keep plants elsewhere
+ * (the server's file store keeps its log's plants in one).
+ */
+export { PlantTable } from './internal/plant-table.js';
 export type { InsertResult, PlantStore, StoredPlant } from './store.js';
 
 // Error codes (generated from openapi.yaml)

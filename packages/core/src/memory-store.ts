@@ -1,6 +1,5 @@
-import type { InsertResult, PlantStore, StoredPlant } from './store.js';
-import { IdIndex } from './internal/id-index.js';
-import { decodeEntry, encodeEntry, EntryLog } from './internal/plant-entry.js';
+import type { InsertResult, PlantStore } from './store.js';
+import { PlantTable } from './internal/plant-table.js';
 
 const CREATED: InsertResult = Object.freeze({ created: true });
 
@@ -17,51 +16,40 @@ const CREATED: InsertResult = Object.freeze({ created: true });
  * await store.get(1n); // { id: 1n, name: 'Fern' }
  */
 export function createMemoryStore(): PlantStore {
-  // The id and the entry of one plant share its position.
-  let ids = new IdIndex();
-  let entries = new EntryLog();
+  let table = new PlantTable();
   let closed = false;
   const open = (): void => {
     if (closed) throw new Error('the plant store is closed');
-  };
-  const forget = (): void => {
-    ids = new IdIndex();
-    entries = new EntryLog();
   };
 
   return {
     async insert(plant) {
       open();
       // Copy only the fields the store keeps; whatever else the object carries is never stored.
-      // Encoded before the id is added, so that a name that fails to convert leaves nothing behind.
-      const entry = encodeEntry(String(plant.name), plant.tag === undefined ? undefined : String(plant.tag));
-      const taken = ids.add(plant.id);
-      if (taken !== -1) return { created: false, existing: decodeEntry(plant.id, entries.at(taken)) };
-      entries.push(entry);
-      return CREATED;
+      // Converted before the table is touched, so that a name that fails to convert leaves nothing behind.
+      const name = String(plant.name);
+      const existing = table.add(plant.tag === undefined ? { id: plant.id, name } : { id: plant.id, name, tag: String(plant.tag) });
+      return existing === undefined ? CREATED : { created: false, existing };
     },
     async get(id) {
       open();
-      const position = ids.positionOf(id);
-      return position === -1 ? undefined : decodeEntry(id, entries.at(position));
+      return table.get(id);
     },
     async list() {
       open();
-      const out: StoredPlant[] = [];
-      for (let position = 0; position < ids.size; position++) out.push(decodeEntry(ids.idAt(position), entries.at(position)));
-      return out;
+      return table.list();
     },
     async size() {
       open();
-      return ids.size;
+      return table.size;
     },
     async clear() {
       open();
-      forget();
+      table.clear();
     },
     async close() {
       closed = true;
-      forget();
+      table = new PlantTable();
     },
   };
 }

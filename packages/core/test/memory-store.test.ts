@@ -137,6 +137,15 @@ describe('createMemoryStore', () => {
     expect(await store.list()).toEqual([{ id: 1n, name: 'a' }]);
   });
 
+  it('stores nothing when a tag fails to convert to a string, so the id stays free', async () => {
+    const store = createMemoryStore();
+    const tag = { toString: () => { throw new Error('no tag'); } };
+    await expect(store.insert({ id: 1n, name: 'a', tag } as never)).rejects.toThrow('no tag');
+    expect(await store.size()).toBe(0);
+    expect(await store.insert({ id: 1n, name: 'b', tag: 't' })).toEqual({ created: true });
+    expect(await store.list()).toEqual([{ id: 1n, name: 'b', tag: 't' }]);
+  });
+
   it('lets exactly one of many concurrent inserts of one id win', async () => {
     const store = createMemoryStore();
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.insert({ id: 9n, name: `n${i}` })));

@@ -545,6 +545,74 @@ test('cuts a whole last batch torn by a hole that runs without a newline into it
   expect(store.recovery.reason).toContain('torn last batch');
 });
 
+/** Ids of every kind replay reads: short ones as numbers, 16 digits and up as BigInt, negative, past 2^53 and 2^62, the int64 bounds. */
+function replayPlant(i: number, label: string): Plant {
+  const id = [
+    BigInt(i),
+    -BigInt(i) - 1n,
+    999_999_999_999_999n - BigInt(i), // 15 digits
+    -(10n ** 15n) - BigInt(i), // 16 digits, negative
+    2n ** 53n + BigInt(i),
+    2n ** 62n + BigInt(i),
+    -(2n ** 63n) + BigInt(i),
+    2n ** 63n - 1n - BigInt(i),
+  ][i % 8]!;
+  return i % 3 === 0 ? { id, name: `${label} ${i}`, tag: `t${i}` } : { id, name: `${label} ${i}` };
+}
+
+test('cuts a torn last batch of more than 1024 records: every earlier plant intact, big and negative ids exact, the cut ids free again', async () => {
+  // 1500 earlier plants in two batches, then a last batch of 1300: the cut falls inside a chunk of
+  // 1024 that the last batch had filled, across a whole later chunk.
+  const earlier = [Array.from({ length: 700 }, (_, i) => replayPlant(i, 'kept')), Array.from({ length: 800 }, (_, i) => replayPlant(700 + i, 'kept'))];
+  const last = Array.from({ length: 1300 }, (_, i) => replayPlant(1500 + i, 'cut'));
+  const bytes = logOf(...earlier, last);
+  const offsets = offsetsOf(...earlier, last);
+  const start = offsets[1500]!;
+  const torn = Buffer.concat([bytes, Buffer.alloc(4096)]);
+  // A hole in its middle, with intact records of it after the hole.
+  torn.fill(0, offsets[1500 + 1100]! + 3, offsets[1500 + 1150]!);
+  fs.writeFileSync(file, torn);
+  const store = await open();
+  expect(store.recovery).toMatchObject({ plants: 1500, truncatedAt: start, truncatedBytes: bytes.length - start });
+  expect(store.recovery.reason).toContain('torn last batch');
+  expect(await store.list()).toEqual(earlier.flat());
+  for (const plant of earlier.flat()) expect(await store.get(plant.id)).toEqual(plant);
+  for (const plant of last) expect(await store.get(plant.id)).toBeUndefined();
+  expect(await store.size()).toBe(1500);
+  // The cut ids are free: they go in again, under other names, after the kept plants.
+  const again = last.map((plant, i) => ({ id: plant.id, name: `again ${i}` }));
+  for (const plant of again) expect(await store.insert(plant)).toEqual({ created: true });
+  for (const plant of earlier.flat()) expect(await store.insert({ ...plant, name: 'taken' })).toEqual({ created: false, existing: plant });
+  expect(await store.list()).toEqual([...earlier.flat(), ...again]);
+  const reopened = await reopen(store);
+  expect(reopened.recovery).toMatchObject({ plants: 2800, truncatedBytes: 0 });
+  expect(await reopened.list()).toEqual([...earlier.flat(), ...again]);
+  for (const plant of again) expect(await reopened.get(plant.id)).toEqual(plant);
+});
+
+test('replays ids of every length and sign exactly, and still refuses an id stored twice', async () => {
+  const plants = Array.from({ length: 64 }, (_, i) => replayPlant(i, 'plant'));
+  fs.writeFileSync(file, logOf(plants.slice(0, 30), plants.slice(30)));
+  const store = await open();
+  expect(await store.list()).toEqual(plants);
+  for (const plant of plants) expect(await store.get(plant.id)).toEqual(plant);
+  for (const id of [1_000_000_000_000_000n, -999_999_999_999_999n, 2n ** 53n - 1n, 2n ** 62n - 1n]) expect(await store.get(id)).toBeUndefined();
+  await store.close();
+  for (const twice of [plants[3]!, plants[5]!, plants[6]!]) {
+    const log = logOf(plants, [{ id: twice.id, name: 'again' }]);
+    fs.writeFileSync(file, log);
+    await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: offsetsOf(plants, [twice])[plants.length] });
+  }
+});
+
+test('refuses an id outside int64 with a RangeError, writing nothing, rather than a log that replay would refuse', async () => {
+  const store = await open();
+  await store.insert({ id: 1n, name: 'one' });
+  for (const id of [2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n + 1n]) await expect(store.insert({ id, name: 'wrapped' })).rejects.toThrow(RangeError);
+  expect(await store.list()).toEqual([{ id: 1n, name: 'one' }]);
+  expect(await (await reopen(store)).list()).toEqual([{ id: 1n, name: 'one' }]);
+});
+
 test('refuses a record that names a batch other than the one it is in', async () => {
   const bytes = await writeBatches(...EARLIER);
   const offsets = offsetsOf(...EARLIER);

@@ -25,15 +25,20 @@ export class IdIndex {
     return this.#size;
   }
 
-  /** The position of `id`, or -1 when it is absent. */
-  positionOf(id: bigint): number {
+  /** The position of `id`, or -1 when it is absent. A number `id` must be a safe integer to be found. */
+  positionOf(id: bigint | number): number {
     return this.#split(id) ? this.#slots[this.#probe(this.#hi, this.#lo)]! - 1 : -1;
   }
 
-  /** The position `id` already holds, changing nothing; or -1 once `id` is added at position `size`. */
-  add(id: bigint): number {
+  /**
+   * The position `id` already holds, changing nothing; or -1 once `id` is added at position `size`.
+   * A number `id` (a safe integer) spares the caller a BigInt, as replay does for short ids.
+   */
+  add(id: bigint | number): number {
     // Past int64 the halves would wrap onto another id's.
-    if (!this.#split(id)) throw new RangeError(`plant id ${id} is outside the int64 range`);
+    if (!this.#split(id)) {
+      throw new RangeError(`plant id ${id} is ${typeof id === 'number' ? 'not a safe integer' : 'outside the int64 range'}`);
+    }
     // Grown before the lookup, so that the slot found is the one written and a failed allocation adds nothing.
     if (this.#size === this.#halves.length / 2) this.#grow();
     const slot = this.#probe(this.#hi, this.#lo);
@@ -46,6 +51,19 @@ export class IdIndex {
     return -1;
   }
 
+  /**
+   * Forgets the ids at positions `size` (0 or more) and above. Safe for linear probing because they
+   * go in reverse insertion order: each was added into an empty slot, which no id added before it
+   * probes through, so emptying the newest slot leaves the table as it was before that id was added.
+   * A rehash (#grow) re-adds in position order, which keeps that true.
+   */
+  truncate(size: number): void {
+    for (let position = this.#size - 1; position >= size; position--) {
+      this.#slots[this.#probe(this.#halves[2 * position]!, this.#halves[2 * position + 1]!)] = 0;
+    }
+    this.#size = Math.min(this.#size, size);
+  }
+
   /** The id at `position` (below `size`). */
   idAt(position: number): bigint {
     const hi = this.#halves[2 * position]!;
@@ -55,8 +73,8 @@ export class IdIndex {
     return Number.isSafeInteger(n) ? BigInt(n) : (BigInt(hi) << 32n) | BigInt(lo);
   }
 
-  /** Sets #hi and #lo to the halves of `id`; false, when `id` is not an int64. */
-  #split(id: bigint): boolean {
+  /** Sets #hi and #lo to the halves of `id`; false, when `id` is not an int64 (or a number not a safe integer). */
+  #split(id: bigint | number): boolean {
     const n = Number(id);
     if (Number.isSafeInteger(n)) {
       // `| 0` takes a number modulo 2^32, exactly for every safe integer, negative ones included.
@@ -64,6 +82,7 @@ export class IdIndex {
       this.#lo = n | 0;
       return true;
     }
+    if (typeof id === 'number') return false;
     if (BigInt.asIntN(64, id) !== id) return false;
     this.#hi = Number(id >> 32n);
     this.#lo = Number(BigInt.asIntN(32, id));

@@ -69,6 +69,29 @@ export class EntryLog {
     if (index === CHUNK_SIZE - 1 && this.#filled <= MAX_CHUNK_LENGTH) this.#chunks[last] = chunk.join('');
   }
 
+  /**
+   * Forgets the entries at positions `length` (0 or more) and above. A joined chunk that is cut into
+   * is split back into its kept entries, which fill up and are joined again as entries are pushed.
+   */
+  truncate(length: number): void {
+    if (length >= this.#length) return;
+    this.#length = length;
+    const kept = length & (CHUNK_SIZE - 1);
+    // A cut at a chunk boundary keeps only full chunks: the next push starts a new one.
+    this.#chunks.length = (length >> CHUNK_BITS) + (kept === 0 ? 0 : 1);
+    if (kept === 0) return;
+    const last = this.#chunks.length - 1;
+    const chunk = this.#chunks[last]!;
+    const entries: Entry[] = [];
+    for (let index = 0; index < kept; index++) {
+      entries.push(typeof chunk === 'string' ? this.at((last << CHUNK_BITS) + index) : chunk[index]!);
+    }
+    this.#chunks[last] = entries;
+    // The kept entries' ends are their running lengths, as push wrote them.
+    this.#filled = 0;
+    for (const entry of entries) this.#filled += entry.length;
+  }
+
   /** The entry at `position` (below the number pushed). */
   at(position: number): Entry {
     const chunk = this.#chunks[position >> CHUNK_BITS]!;

@@ -2,14 +2,27 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as checkPhase } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import type { InsertResult, PlantStore, StoredPlant } from '@plant-store/core';
+import { PlantTable, type InsertResult, type PlantStore, type StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
 import { FileStoreError } from '../file-store-error.js';
-import { HEADER_LINE, batchField, lineBound, plantJson, scanLog, writeLine } from './file-store-format.js';
-import { PlantIndex } from './file-store-index.js';
+import { HEADER_LINE, batchField, lineBound, plantJson, scanLog, writeLine, type ReplaySink } from './file-store-format.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 
 const close = promisify(fs.close);
+
+/** Where replay puts a log's records: in `table`, an id of up to 15 digits as a number rather than a BigInt. */
+function replayInto(table: PlantTable): ReplaySink {
+  return {
+    add(record) {
+      const digits = record.id.charCodeAt(0) === 0x2d /* - */ ? record.id.length - 1 : record.id.length;
+      const id = digits <= 15 ? Number(record.id) : BigInt(record.id);
+      return table.add({ id, name: record.name, tag: record.tag }) === undefined;
+    },
+    truncate(size) {
+      table.truncate(size);
+    },
+  };
+}
 
 /**
  * The calls of the write path. A seam for tests, which make them fail the way a full or dying disk
@@ -126,7 +139,8 @@ export class FileStoreEngine implements PlantStore {
   readonly #io: FileStoreIo;
   readonly #dsync: boolean;
   readonly #lock: HeldLock;
-  readonly #index: PlantIndex;
+  /** The log's plants, kept compactly (core's memory store layout). */
+  readonly #index: PlantTable;
   readonly #pending = new Map<bigint, PendingRecord>();
   #queue: Array<PendingRecord | PendingClear> = [];
   /** The log's logical end: the end of its last record. Batches are written here. */
@@ -163,7 +177,7 @@ export class FileStoreEngine implements PlantStore {
     lock: HeldLock,
     size: number,
     chunk: number,
-    index: PlantIndex,
+    index: PlantTable,
     recovery: FileStoreRecovery,
     v1: boolean,
   ) {
@@ -208,8 +222,8 @@ export class FileStoreEngine implements PlantStore {
         created = false;
         fd = fs.openSync(resolved, flags);
       }
-      const index = new PlantIndex();
-      const scan = scanLog(fs.readFileSync(fd), resolved, index);
+      const index = new PlantTable();
+      const scan = scanLog(fs.readFileSync(fd), resolved, replayInto(index));
       const length = fs.fstatSync(fd).size;
       let size = scan.end;
       if (scan.needsHeader) {
@@ -249,6 +263,8 @@ export class FileStoreEngine implements PlantStore {
 
   async insert(plant: StoredPlant): Promise<InsertResult> {
     this.#usable();
+    // The index keeps int64 ids only, as replay reads them back: refused before anything is written.
+    if (BigInt.asIntN(64, plant.id) !== plant.id) throw new RangeError(`plant id ${plant.id} is outside the int64 range`);
     const existing = this.#index.get(plant.id);
     if (existing !== undefined) return { created: false, existing };
     const pending = this.#pending.get(plant.id);
@@ -427,7 +443,7 @@ export class FileStoreEngine implements PlantStore {
     if (end > this.#allocated) this.#allocated = end;
     this.#records += batch.length;
     for (const record of batch) {
-      this.#index.set(record.plant);
+      this.#index.add(record.plant);
       this.#pending.delete(record.plant.id);
       record.resolve();
     }

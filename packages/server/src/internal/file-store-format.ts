@@ -167,8 +167,8 @@ function checkRecord(value: unknown): string | undefined {
 export interface ReplaySink {
   /** Takes one record; `false` when its id was seen already. */
   add(record: PlantRecord): boolean;
-  /** Forgets a record added before (one of a torn last batch that is being cut away). */
-  remove(id: string): void;
+  /** Forgets the records added after the first `size` (a torn last batch that is being cut away). */
+  truncate(size: number): void;
 }
 
 /** What replaying a log found. */
@@ -286,9 +286,9 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
 
   let count = 0;
   let pos = HEADER_LINE.length;
-  // The batch of the last intact record, and the ids replayed from it (to forget them if it is cut).
+  // The batch of the last intact record, and how many records were replayed before it (what is kept if it is cut).
   let batchStart = -1;
-  const batchIds: string[] = [];
+  let countBefore = 0;
   while (pos < used) {
     const nl = buf.indexOf(NL, pos);
     let reason: string;
@@ -303,11 +303,10 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
           const batch = (parsed as { batch: number }).batch;
           if (batch === pos) {
             batchStart = pos;
-            batchIds.length = 0;
+            countBefore = count;
           } else if (batch !== batchStart) {
             throw corrupt(path, pos, `the record names a batch at byte ${batch}, which is not the batch it is in`);
           }
-          batchIds.push(record.id);
         }
         if (!sink.add(record)) {
           throw new FileStoreError(
@@ -356,8 +355,9 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
     }
     if (after === batchStart) {
       // The last batch was torn in its middle: its intact first records go with the rest of it.
-      for (const id of batchIds) sink.remove(id);
-      count -= batchIds.length;
+      // A batch is the last records replayed, so cutting it is cutting the sink back.
+      sink.truncate(countBefore);
+      count = countBefore;
       return { count, end: batchStart, used, needsHeader: false, version, tornReason: `torn last batch (${reason} at byte ${pos})` };
     }
     throw corrupt(
