@@ -16,7 +16,7 @@ const CREATED: InsertResult = Object.freeze({ created: true });
  * await store.get(1n); // { id: 1n, name: 'Fern' }
  */
 export function createMemoryStore(): PlantStore {
-  let table = new PlantTable();
+  const table = new PlantTable();
   let closed = false;
   const open = (): void => {
     if (closed) throw new Error('the plant store is closed');
@@ -49,7 +49,7 @@ export function createMemoryStore(): PlantStore {
     },
     async close() {
       closed = true;
-      table = new PlantTable();
+      table.clear();
     },
   };
 }

@@ -1,6 +1,7 @@
-// The memory store's ids: a million of them must fit in a small server. A Map keyed by number or
-// bigint costs ~28 bytes per entry, plus ~24 for a BigInt key per id past 2^53; here an id costs
-// 8 bytes (its two 32-bit halves) and a hash slot 4 to 8, with no heap object per id.
+// The ids of a PlantTable (the memory store, and the file store's view of its log): a million of
+// them must fit in a small server. A Map keyed by number or bigint costs ~28 bytes per entry, plus
+// ~24 for a BigInt key per id past 2^53; here an id costs 8 bytes (its two 32-bit halves) and a hash
+// slot 4 to 8, with no heap object per id.
 
 const INITIAL_CAPACITY = 16;
 
