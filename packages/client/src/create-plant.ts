@@ -85,10 +85,11 @@ async function send(
 
   for (let retry = 0; ; retry++) {
     signal?.throwIfAborted();
-    const controller = new AbortController();
-    const abort = () => controller.abort(signal!.reason);
+    // No signal for fetch when nothing could abort the call: handing undici one costs ~8% of a request.
+    const controller = signal || timeout < Infinity ? new AbortController() : undefined;
+    const abort = () => controller!.abort(signal!.reason);
     signal?.addEventListener('abort', abort);
-    const timer = timeout < Infinity ? setTimeout(() => controller.abort(), timeout) : undefined;
+    const timer = timeout < Infinity ? setTimeout(() => controller!.abort(), timeout) : undefined;
     // `METHOD URL` for messages, set when fetch is reached: a throw before that is the caller's mistake
     // (a bad header), not the network's.
     let what = '';
@@ -103,7 +104,7 @@ async function send(
         // Last in openapi-fetch's merge, so no header of the caller's replaces the token.
         params: { header: { 'X-Request-Id': requestId, Authorization: `Bearer ${token}` } as { 'X-Request-Id'?: string } },
         parseAs: 'text',
-        signal: controller.signal,
+        signal: controller?.signal,
         fetch: (request) => {
           const { url, init } = request as unknown as LiteRequest;
           what = `POST ${url}`;
@@ -114,7 +115,7 @@ async function send(
       if (!what) throw cause;
       if (signal?.aborted) throw signal.reason;
       // Not the caller's abort, so an abort can only be the timer's.
-      failure = controller.signal.aborted ? new PlantStoreTimeoutError(what, timeout) : new PlantStoreNetworkError(what, cause);
+      failure = controller?.signal.aborted ? new PlantStoreTimeoutError(what, timeout) : new PlantStoreNetworkError(what, cause);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);

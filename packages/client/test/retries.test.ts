@@ -122,6 +122,23 @@ it('gives a PlantStoreTimeoutError when no answer comes within the timeout', asy
   expect((error as Error).message).toBe('POST http://127.0.0.1:4010/plants timed out after 20 ms');
 });
 
+it('hands fetch a signal only when something can abort the call (a timeout or a caller signal)', async () => {
+  const signals: (AbortSignal | null | undefined)[] = [];
+  const { fetch } = fakeFetch(async (init) => {
+    signals.push(init.signal);
+    return json(200, { name: 'Fern' });
+  });
+
+  await createPlant(token, fern, { fetch, timeout: Number.POSITIVE_INFINITY });
+  await createPlant(token, fern, { fetch });
+  await createPlant(token, fern, { fetch, timeout: Number.POSITIVE_INFINITY, signal: new AbortController().signal });
+
+  // Without either there is nothing to abort, and undici's following of a signal costs ~8% of a request.
+  expect(signals[0]).toBeUndefined();
+  expect(signals[1]).toBeInstanceOf(AbortSignal);
+  expect(signals[2]).toBeInstanceOf(AbortSignal);
+});
+
 it('retries a timed-out attempt like a lost connection, with the client timeout', async () => {
   const { fetch } = hangingFetch();
   const client = createPlantStoreClient({ fetch, timeout: 10, retries: 1 });
