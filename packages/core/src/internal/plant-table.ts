@@ -32,14 +32,14 @@ export class PlantTable {
    * that is not a safe integer. The id may be a safe integer number, which spares a BigInt per plant.
    */
   add(plant: { readonly id: bigint | number; readonly name: string; readonly tag?: string | undefined }): StoredPlant | undefined {
-    const entry = encodeEntry(plant.name, plant.tag);
     const position = this.#ids.size;
     const taken = this.#ids.add(plant.id);
+    // A taken id is the replay and conflict path: answered without encoding the entry it does not keep.
     if (taken !== -1) return decodeEntry(BigInt(plant.id), this.#entries.at(taken));
     try {
-      this.#entries.push(entry);
+      this.#entries.push(encodeEntry(plant.name, plant.tag));
     } catch (error) {
-      // Out of memory growing the entries: the id must not stay behind without one.
+      // Out of memory encoding or keeping the entry: the id must not stay behind without one.
       this.#ids.truncate(position);
       throw error;
     }
