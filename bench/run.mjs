@@ -9,6 +9,7 @@
 //   BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS   override the server plan
 //   BENCH_CANDIDATE=/abs/path.mjs   adds a row for a module exporting `start(options)` → { url, close }
 //                          (e.g. a patched copy of packages/server/dist/index.js), to A/B a change
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ const plan = {
   warmup: QUICK ? 1 : 2,
   duration: Number(env.BENCH_DURATION ?? (QUICK ? 2 : 4)),
   // Many short rounds rather than few long ones: the ratios are taken per round (see pairedRatio).
-  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 5)),
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 7)),
 };
 // Few long rounds: at ~0.4 ms a call, a round of 150 calls moved by ±25% on one stall of the VM.
 const clientCalls = QUICK ? 600 : 6000;
@@ -55,13 +56,17 @@ const errorText = (error) => String(error?.message ?? error).split('\n')[0].slic
 
 // ---------------------------------------------------------------- servers under autocannon
 
+// Ours sits between raw and fastify, so that both of its ratios are taken between runs that were
+// back to back (see benchServers).
 const SERVERS = [
   { id: 'raw', label: 'raw node:http (bench/baselines/raw-node.mjs)', kind: 'raw' },
-  { id: 'fastify', label: 'fastify 5 + route JSON schema', kind: 'fastify' },
   { id: 'ours', label: '@plant-store/server (memory)', kind: 'ours' },
+  { id: 'fastify', label: 'fastify 5 + route JSON schema', kind: 'fastify' },
   { id: 'durable', label: '@plant-store/server (`data`, fsync per ack)', kind: 'ours', durable: true },
   ...(env.BENCH_CANDIDATE ? [{ id: 'candidate', label: `candidate \`${env.BENCH_CANDIDATE.split('/').pop()}\``, kind: 'module' }] : []),
 ];
+// The runs of ours that the durable rows are paired with (see benchServers), apart from the row's own.
+const DURABLE_PAIR = 'ours-beside-durable';
 const WORKLOADS = [
   { id: 'unique', label: 'unique ids (200 create)', expect: (codes) => only(codes, ['200']) },
   { id: 'fixed', label: 'fixed id (replay 200 / 40003)', expect: (codes) => only(codes, ['200', '400']) && balanced(codes) },
@@ -158,21 +163,37 @@ async function benchServers(tmp) {
 
   // runs: `server/workload` → one result per round (undefined where that round failed).
   const runs = new Map();
+  const record = async (server, key, workload, round) => {
+    log(`bench: round ${round + 1}/${plan.rounds} ${key}`);
+    if (!runs.has(key)) runs.set(key, new Array(plan.rounds).fill(undefined));
+    try {
+      runs.get(key)[round] = await benchOne(server, workload, round, tmp);
+    } catch (error) {
+      pending.set(server.id, errorText(error));
+      log(`bench: ${key} failed: ${errorText(error)}`);
+    }
+  };
+  // The in-memory servers first: raw, ours, fastify, reversed every other round so that drift on a
+  // shared machine does not always land on the same contender, and ours always runs right next to
+  // each baseline.
+  const memory = available.filter((server) => !server.durable);
   for (let round = 0; round < plan.rounds; round++) {
-    // Alternate the order each round so that drift on a shared machine does not always land on
-    // the same contender.
-    const order = round % 2 === 0 ? available : [...available].reverse();
     for (const workload of WORKLOADS) {
-      for (const server of order) {
-        log(`bench: round ${round + 1}/${plan.rounds} ${server.id} ${workload.id}`);
-        const key = `${server.id}/${workload.id}`;
-        if (!runs.has(key)) runs.set(key, new Array(plan.rounds).fill(undefined));
-        try {
-          runs.get(key)[round] = await benchOne(server, workload, round, tmp);
-        } catch (error) {
-          pending.set(server.id, errorText(error));
-          log(`bench: ${key} failed: ${errorText(error)}`);
-        }
+      for (const server of alternated(memory, round)) await record(server, `${server.id}/${workload.id}`, workload, round);
+    }
+  }
+  // Then the durable ones, each round paired with a run of ours of its own (the durable / memory
+  // ratio's denominator). Apart, because a durable run may leave the kernel busy with its log for a
+  // while: the raw server run right after one (and sync and a pause) measured 0.97x of a raw run
+  // after it, median of 12 pairs (0.91-1.07, so not certain). Among the memory rounds that would
+  // land on whichever baseline ran next.
+  const ours = available.find((server) => server.id === 'ours');
+  const durable = available.filter((server) => server.durable);
+  for (let round = 0; ours && durable.length && round < plan.rounds; round++) {
+    for (const workload of WORKLOADS) {
+      for (const server of alternated([ours, ...durable], round)) {
+        await record(server, `${server.durable ? server.id : DURABLE_PAIR}/${workload.id}`, workload, round);
+        if (server.durable) await settle();
       }
     }
   }
@@ -186,6 +207,17 @@ async function benchServers(tmp) {
     medianRounds.set(key, { ...mid, peakRssMiB: Math.max(...done.map((r) => r.peakRssMiB)), rounds: results.map((r) => r?.rps) });
   }
   return { medianRounds, runs, pending, checks };
+}
+
+/** `servers` in their order in even rounds, reversed in odd ones. */
+function alternated(servers, round) {
+  return round % 2 === 0 ? servers : [...servers].reverse();
+}
+
+/** After a durable run: its log flushed by the kernel and a pause, before the next server starts. */
+async function settle() {
+  spawnSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, 2000));
 }
 
 /** The servers' instruction counts as a note, and their ratios as reported figures. */
@@ -251,7 +283,7 @@ function serverRows(servers) {
         }
       } else if (server.id === 'durable') {
         target = '≥ 0.5x memory req/s';
-        const durable = pairedRatio(servers, key('durable'), key('ours'));
+        const durable = pairedRatio(servers, key('durable'), key(DURABLE_PAIR));
         if (Number.isFinite(durable.ratio)) {
           ok = durable.ratio >= 0.5;
           targets.push({ what: `durable req/s vs memory (${workload.id})`, figure: fmt.ratio(durable.ratio), target: '≥ 0.5x', ok });
@@ -451,7 +483,7 @@ if (servers) {
   body.push(
     '## Servers',
     '',
-    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1 (unique ids: each connection's request buffer is built once and its id digits rewritten before each send, so the load generator stays well below a full core and the servers are the limit), ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round, the order reversed every other round. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round between contenders that ran back to back, and the median of those per-round ratios is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
+    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1 (unique ids: each connection's request buffer is built once and its id digits rewritten before each send, so the load generator stays well below a full core and the servers are the limit), ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round: raw, ours, fastify (reversed every other round, so ours always runs right next to each baseline); then, apart, the same number of rounds of the durable server and a run of ours of its own (the durable / memory ratio's denominator), each durable run followed by \`sync\` and a 2 s pause, so that its log's writeback never falls on a baseline. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round, and the median of those per-round ratios is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
     '',
     ...table,
     '',
