@@ -17,7 +17,10 @@ export interface PlantStoreClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Headers sent with every request; the token's `Authorization` always wins. */
   headers?: Record<string, string>;
-  /** Milliseconds each attempt may take, answer body included. Default 30,000; `Infinity` for none. */
+  /**
+   * Milliseconds each attempt may take, answer body included. Default 30,000; `Infinity` for none, and
+   * so is anything over 2^31-1 (about 24.8 days), which no timer can hold.
+   */
   timeout?: number;
   /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. Default 2; 0 turns retries off. */
   retries?: number;
@@ -86,10 +89,12 @@ async function send(
   for (let retry = 0; ; retry++) {
     signal?.throwIfAborted();
     // No signal for fetch when nothing could abort the call: handing undici one costs ~8% of a request.
-    const controller = signal || timeout < Infinity ? new AbortController() : undefined;
+    // A timer over 2^31-1 ms would fire at once (Node and browsers wrap it to 1 ms and 0).
+    const timed = timeout < 2 ** 31;
+    const controller = signal || timed ? new AbortController() : undefined;
     const abort = () => controller!.abort(signal!.reason);
     signal?.addEventListener('abort', abort);
-    const timer = timeout < Infinity ? setTimeout(() => controller!.abort(), timeout) : undefined;
+    const timer = timed ? setTimeout(() => controller!.abort(), timeout) : undefined;
     // `METHOD URL` for messages, set when fetch is reached: a throw before that is the caller's mistake
     // (a bad header), not the network's.
     let what = '';
@@ -141,7 +146,8 @@ async function send(
 function parsePlant(text: string | undefined): Plant | undefined {
   try {
     const plant = JSON.parse(text!) as Plant;
-    if (typeof plant.name === 'string' && typeof (plant.tag ?? '') === 'string') return plant;
+    // `tag` absent or a string: a null tag is not a Plant (openapi.yaml), whatever `??` would say.
+    if (typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string')) return plant;
   } catch {
     // Not JSON (or null): the caller gets an API error naming the problem, not a SyntaxError.
   }

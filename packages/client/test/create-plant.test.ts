@@ -239,17 +239,23 @@ describe('errors', () => {
   });
 
   it('gives a PlantStoreApiError when a 200 answer is not a Plant', async () => {
-    const { fetch } = fakeFetch(new Response('not json', { status: 200 }), json(200, { name: 5 }));
+    const { fetch } = fakeFetch(
+      new Response('not json', { status: 200 }),
+      json(200, { name: 5 }),
+      // openapi.yaml: tag is a string when present, so null is not a Plant's tag.
+      json(200, { name: 'Fern', tag: null }),
+    );
 
     const notJson = await createPlant(token, fern, { fetch }).catch((e: unknown) => e);
     const notPlant = await createPlant(token, fern, { fetch }).catch((e: unknown) => e);
+    const nullTag = await createPlant(token, fern, { fetch }).catch((e: unknown) => e);
 
-    for (const error of [notJson, notPlant]) {
+    for (const error of [notJson, notPlant, nullTag]) {
       expect(PlantStoreApiError.is(error)).toBe(true);
       expect((error as PlantStoreApiError).status).toBe(200);
       expect((error as PlantStoreApiError).message).toMatch(/failed with 200: the answer is not a Plant$/);
     }
-    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(fetch).toHaveBeenCalledTimes(3);
   });
 
   it('gives a PlantStoreNetworkError with the fetch error as cause when the connection fails', async () => {

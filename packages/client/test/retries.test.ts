@@ -139,6 +139,23 @@ it('hands fetch a signal only when something can abort the call (a timeout or a 
   expect(signals[2]).toBeInstanceOf(AbortSignal);
 });
 
+// Regression: a timeout over 2^31-1 ms went to setTimeout, which wraps it to 1 ms, so every
+// attempt timed out at once.
+it('takes a timeout over 2^31-1 ms (more than a timer can hold) as none', async () => {
+  const signals: (AbortSignal | null | undefined)[] = [];
+  const { fetch } = fakeFetch(async (init) => {
+    signals.push(init.signal);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return json(200, { name: 'Fern' });
+  });
+
+  await expect(createPlant(token, fern, { fetch, timeout: 2 ** 31, retries: 0 })).resolves.toEqual({ name: 'Fern' });
+  await expect(createPlant(token, fern, { fetch, timeout: 2 ** 31 - 1, retries: 0 })).resolves.toEqual({ name: 'Fern' });
+
+  expect(signals[0]).toBeUndefined();
+  expect(signals[1]).toBeInstanceOf(AbortSignal);
+});
+
 it('retries a timed-out attempt like a lost connection, with the client timeout', async () => {
   const { fetch } = hangingFetch();
   const client = createPlantStoreClient({ fetch, timeout: 10, retries: 1 });

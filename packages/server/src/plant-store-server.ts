@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createPlantStoreApp, type CorsOptions, type PlantStore } from '@plant-store/core';
+import { createPlantStoreApp, type CorsOptions, type PlantStore, type PlantStoreApp } from '@plant-store/core';
 import { openFileStore } from './file-store.js';
 import { ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
@@ -139,21 +139,30 @@ export async function startPlantStoreServer(
       ? undefined
       : createLogger(options.log === true ? process.stderr : options.log);
 
-  const answers = await createTransportAnswers();
   const store = options.data !== undefined ? await openFileStore({ path: options.data }) : options.store;
   const ownsStore = options.store === undefined;
-  const app = createPlantStoreApp({
-    tokens,
-    ...(store !== undefined && { store }),
-    ...(options.basePath !== undefined && { basePath: options.basePath }),
-    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
-    ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
-    onError: (error, requestId) => {
-      // A client that leaves mid-body is not a fault of the server.
-      if (error instanceof ClientClosedError) return;
-      logger?.error({ requestId, event: 'fault', error: describeError(error) });
-    },
-  });
+  let app: PlantStoreApp;
+  let answers: TransportAnswers;
+  try {
+    app = createPlantStoreApp({
+      tokens,
+      ...(store !== undefined && { store }),
+      ...(options.basePath !== undefined && { basePath: options.basePath }),
+      ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+      ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
+      onError: (error, requestId) => {
+        // A client that leaves mid-body is not a fault of the server.
+        if (error instanceof ClientClosedError) return;
+        logger?.error({ requestId, event: 'fault', error: describeError(error) });
+      },
+    });
+    answers = await createTransportAnswers(app.basePath);
+  } catch (error) {
+    // Bad options (the core checks them) must not leave the data file open and locked: the caller
+    // fixes them and starts again in the same process.
+    if (options.data !== undefined) await store!.close();
+    throw error;
+  }
 
   const server = createServer({
     // Node rejects a headers timeout above the request timeout.
@@ -180,6 +189,17 @@ export async function startPlantStoreServer(
   };
   server.on('request', createRequestListener(app, state, false));
   server.on('checkContinue', createRequestListener(app, state, true));
+  // An Expect other than 100-continue is ignored and the request answered as usual (RFC 9110
+  // §10.1.1 lets a server do that instead of a 417), which Node would otherwise send bare.
+  server.on('checkExpectation', createRequestListener(app, state, false));
+  // A CONNECT names no path of this service: the core's rule for unknown paths, 404 with the JSON
+  // Error body. Without a listener Node would cut the socket without an answer.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const requestId = newRequestId();
+    logger?.warn({ requestId, event: 'connect', status: answers.connectRefused.status });
+    socket.end(rawResponse(answers.connectRefused, requestId));
+    socket.destroySoon();
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     onClientError(error, socket, answers, logger);
   });

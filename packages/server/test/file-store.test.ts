@@ -742,6 +742,9 @@ test('after a failed fdatasync, rejects that batch and every later write, and a 
   expect(failed).toMatchObject({ code: 'io', path: file });
   expect((failed as Error).message).toContain('EIO');
   await expect(store.insert({ id: 3n, name: 'later' })).rejects.toMatchObject({ code: 'io' });
+  // Fail-stop, as the README says: a replay of the synced plant and a read fail too until a restart.
+  await expect(store.insert({ id: 1n, name: 'synced' })).rejects.toMatchObject({ code: 'io' });
+  await expect(store.get(1n)).rejects.toMatchObject({ code: 'io' });
   await store.close();
   const reopened = await open();
   expect(reopened.recovery.truncatedBytes).toBe(0);

@@ -99,6 +99,38 @@ it('refuses a request expecting 100-continue with a wrong token without asking f
   expect(JSON.parse(answers[0]?.body ?? '')).toMatchObject({ error: 40102 });
 });
 
+it('answers a request whose Expect is not 100-continue as if it had none (RFC 9110 §10.1.1)', async () => {
+  const server = await serve();
+  const { answers } = await exchangeUntilClose(
+    server.port,
+    postRaw('{"id":1,"name":"Fern"}', ['Expect: something-else']) +
+      postRaw('{"id":2,"name":"Oak"}', ['Expect: something-else', 'Connection: close']).replace(TOKEN, 'wrong'),
+  );
+  // Node alone would answer a bare 417 without a body or a request id.
+  expect(answers.map((a) => a.status)).toEqual([200, 401]);
+  expect(JSON.parse(answers[0]?.body ?? '')).toEqual({ name: 'Fern' });
+  expect(JSON.parse(answers[1]?.body ?? '')).toMatchObject({ error: 40102 });
+  expect(answers[1]?.headers['x-request-id']).toBeTruthy();
+  expect(await server.store.size()).toBe(1);
+});
+
+it('answers a CONNECT with 404 and the JSON Error body (40401), then closes', async () => {
+  const server = await serve({ basePath: '/api' });
+  const { answers, closed } = await exchangeUntilClose(
+    server.port,
+    'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+  );
+  expect(answers[0]?.status).toBe(404);
+  expect(answers[0]?.headers['content-type']).toBe('application/json');
+  expect(answers[0]?.headers['x-request-id']).toBeTruthy();
+  expect(answers[0]?.headers['connection']).toBe('close');
+  expect(JSON.parse(answers[0]?.body ?? '')).toEqual({
+    error: 40401,
+    message: 'no such path; plants are created by POST /api/plants',
+  });
+  expect(closed).toBe(true);
+});
+
 it('answers 400 with a JSON Error body (40001) to bytes that are not HTTP', async () => {
   const server = await serve();
   const { answers, closed } = await exchangeUntilClose(server.port, 'HELLO THERE\r\n\r\n');

@@ -107,6 +107,18 @@ it('keeps plants in the data file across restarts', async () => {
   await reopened.close();
 });
 
+// Regression: the data file was opened before the core checked the other options, and a start that
+// failed on them left it open and locked, so the corrected start in the same process was refused.
+it('lets go of the data file when a start fails on bad options, so the next start opens it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
+  dirs.push(dir);
+  const path = join(dir, 'plants.log');
+  await expect(startPlantStoreServer({ port: 0, tokens: ['not a token'], data: path })).rejects.toThrow(TypeError);
+  await expect(startPlantStoreServer({ port: 0, tokens: [TOKEN], basePath: 'a?b', data: path })).rejects.toThrow(TypeError);
+  const server = await serve({ data: path });
+  expect((await createPlant(server, '{"id":1,"name":"Fern"}')).status).toBe(200);
+});
+
 it('finishes a request in flight with 200 while closing, and refuses new connections', async () => {
   const server = await serve();
   const client = await RawConnection.open(server.port);

@@ -26,6 +26,8 @@ export interface TransportAnswers {
   readonly headersTooLarge: TransportAnswer;
   /** The fallback when the core itself failed to answer (it catches its faults, so this is a bug). */
   readonly internalError: TransportAnswer;
+  /** A CONNECT request: its target is a host, never a path of this service, so the core's 404. */
+  readonly connectRefused: TransportAnswer;
 }
 
 /**
@@ -33,23 +35,25 @@ export interface TransportAnswers {
  * pairing of code and status, and the wording of 40801 and 43101 have one source: the core. Done
  * once at start, so a parser failure costs no Response and no body read.
  */
-export async function createTransportAnswers(): Promise<TransportAnswers> {
+export async function createTransportAnswers(basePath: string): Promise<TransportAnswers> {
   // A request that cannot be parsed has no readable body, so it is "not JSON" (40001). Timeouts and
   // oversized headers have codes of their own in openapi.yaml (40801, 43101, marked `transport`):
   // they are the only answers the core never gives, and the statuses (408, 431) are the precise
   // ones so that proxies and HTTP clients treat them correctly.
-  const [badRequest, missingHost, requestTimeout, headersTooLarge, internalError] = await Promise.all([
+  const [badRequest, missingHost, requestTimeout, headersTooLarge, internalError, connectRefused] = await Promise.all([
     answer(ErrorCode.INVALID_JSON, 'the request could not be parsed as HTTP/1.1'),
     answer(ErrorCode.INVALID_JSON, 'the request could not be parsed: HTTP/1.1 requires a Host header'),
     answer(ErrorCode.REQUEST_TIMEOUT),
     answer(ErrorCode.HEADERS_TOO_LARGE),
     answer(ErrorCode.INTERNAL_ERROR),
+    // The core's own 40401 wording, which names where plants are created.
+    answer(ErrorCode.NOT_FOUND, undefined, basePath),
   ]);
-  return { badRequest, missingHost, requestTimeout, headersTooLarge, internalError };
+  return { badRequest, missingHost, requestTimeout, headersTooLarge, internalError, connectRefused };
 }
 
-async function answer(code: ErrorCode, message?: string): Promise<TransportAnswer> {
-  const response = createErrorResponse(code, message);
+async function answer(code: ErrorCode, message?: string, basePath?: string): Promise<TransportAnswer> {
+  const response = createErrorResponse(code, message, { basePath });
   return {
     status: response.status,
     contentType: response.headers.get('content-type') ?? 'application/json',
