@@ -32,7 +32,8 @@ const plan = {
   warmup: QUICK ? 1 : 2,
   duration: Number(env.BENCH_DURATION ?? (QUICK ? 2 : 4)),
   // Many short rounds rather than few long ones: the ratios are taken per round (see pairedRatio).
-  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 7)),
+  // An even count, so that each order of the servers (see alternated) runs as often as the other.
+  rounds: Number(env.BENCH_ROUNDS ?? (QUICK ? 1 : 8)),
 };
 // Few long rounds: at ~0.4 ms a call, a round of 150 calls moved by ±25% on one stall of the VM.
 const clientCalls = QUICK ? 600 : 6000;
@@ -236,16 +237,26 @@ function serverInstructionLines(instructions, targets) {
 }
 
 /**
- * The ratio of two rows, a/b of `field`, taken within each round and then the median over rounds:
- * the two contenders of a round ran back to back, so a slow spell on this shared machine moves
- * both of them, where it would move one of two separately chosen best or median rounds.
+ * The ratio of two rows, a/b of `field`: taken within each round (the two ran back to back, so a
+ * slow spell on this shared machine moves both), then as the geometric mean of each two rounds in
+ * a row, which ran the servers in opposite orders (see alternated), then the median over those
+ * pairs. A pair cancels whatever a server's place in the order does to it. With the median of 7
+ * single rounds (4 in one order, 3 in the other) it did not: on a fixed id, ours / raw came out
+ * lower in the rounds where raw ran first in three of four runs (20:33 UTC: 0.86-0.91 against
+ * 1.01-1.04), and the median of rounds fell among them.
  */
 function pairedRatio({ runs }, a, b, field = 'rps') {
   const ra = runs.get(a);
   const rb = runs.get(b);
   if (!ra || !rb) return { ratio: NaN, rounds: [] };
   const rounds = ra.map((x, i) => (x && rb[i] ? x[field] / rb[i][field] : NaN));
-  return { ratio: median(rounds), rounds };
+  const pairs = [];
+  for (let i = 0; i < rounds.length; i += 2) {
+    // A failed round leaves its pair one round; an odd BENCH_ROUNDS leaves the last one alone.
+    const pair = rounds.slice(i, i + 2).filter(Number.isFinite);
+    if (pair.length > 0) pairs.push(Math.exp(pair.reduce((sum, x) => sum + Math.log(x), 0) / pair.length));
+  }
+  return { ratio: median(pairs), rounds };
 }
 
 function serverRows(servers) {
@@ -276,7 +287,7 @@ function serverRows(servers) {
           targets.push({ what: `server p99 vs raw (${workload.id})`, figure: fmt.ratio(p99.ratio), target: '≤ 1.2x', ok: parts.p99 });
           const cpu = pairedRatio(servers, key('ours'), key('fastify'), 'cpuUsPerRequest');
           ratioNotes.push(
-            `- ${workload.label}, per round: ours / raw req/s ${roundsText(rps.rounds)}; ours / fastify ${roundsText(fastify.rounds)}; p99 ours / raw ${roundsText(p99.rounds)}; server CPU per request ours / fastify ${roundsText(cpu.rounds)} (median ${fmt.ratio(cpu.ratio)}).`,
+            `- ${workload.label}, per round: ours / raw req/s ${roundsText(rps.rounds)}; ours / fastify ${roundsText(fastify.rounds)}; p99 ours / raw ${roundsText(p99.rounds)}; server CPU per request ours / fastify ${roundsText(cpu.rounds)} (paired ${fmt.ratio(cpu.ratio)}).`,
           );
         } else {
           targets.push({ what: `server vs raw and fastify (${workload.id})`, figure: 'pending', target: '≥ 0.92x, > fastify, p99 ≤ 1.2x', ok: undefined });
@@ -483,7 +494,7 @@ if (servers) {
   body.push(
     '## Servers',
     '',
-    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1 (unique ids: each connection's request buffer is built once and its id digits rewritten before each send, so the load generator stays well below a full core and the servers are the limit), ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round: raw, ours, fastify (reversed every other round, so ours always runs right next to each baseline); then, apart, the same number of rounds of the durable server and a run of ours of its own (the durable / memory ratio's denominator), each durable run followed by \`sync\` and a 2 s pause, so that its log's writeback never falls on a baseline. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round, and the median of those per-round ratios is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
+    `autocannon 8 in its own process, ${plan.connections} connections, pipelining 1 (unique ids: each connection's request buffer is built once and its id digits rewritten before each send, so the load generator stays well below a full core and the servers are the limit), ${plan.warmup} s warm-up then ${plan.duration} s measured, ${plan.rounds} round(s), every server once per round: raw, ours, fastify (reversed every other round, so ours always runs right next to each baseline); then, apart, the same number of rounds of the durable server and a run of ours of its own (the durable / memory ratio's denominator), each durable run followed by \`sync\` and a 2 s pause, so that its log's writeback never falls on a baseline. Each row shows its median round; every ratio (vs raw, vs fastify, durable vs memory) is taken within each round, then as the geometric mean of each two rounds in a row (one in each order, which cancels what a server's place in the order does to it), and the median of those pairs is reported (the per-round ratios are listed below the table). Latency is over every response, measured exactly (not autocannon's whole-millisecond histogram). Peak RSS is the server process's VmHWM after the run. Server CPU µs/req is the server process's CPU time (user + system, from /proc) over the measured window divided by the answers in it: unlike req/s it hardly moves when other tenants take the cores. CPU use is the share of one core each process used in that window; well under 100% for both means the machine, not the server or the load generator, was the limit.`,
     '',
     ...table,
     '',
