@@ -41,8 +41,12 @@ const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any');
  * http.post('/api/plants', ({ request }) => createErrorResponse(ErrorCode.INVALID_TOKEN, undefined, { request }));
  */
 export function createErrorResponse(code: ErrorCode, message?: string, init: ErrorResponseInit = {}): Response {
+  // Own keys only, and numbers only: from plain JS, '40101' or 'toString' must not pass for a code.
+  if (typeof code !== 'number' || !Object.hasOwn(errorStatus, code)) {
+    throw new TypeError(`${String(code)} is not an error code of the plant store`);
+  }
+  if (message !== undefined && typeof message !== 'string') throw new TypeError('message must be a string when given');
   const status = (errorStatus as Readonly<Record<number, number>>)[code];
-  if (status === undefined) throw new TypeError(`${String(code)} is not an error code of the plant store`);
   let text = message;
   if (text === undefined) {
     const plantsPath = normalizeBasePath(init.basePath) + '/plants';

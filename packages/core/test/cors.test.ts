@@ -111,6 +111,11 @@ describe('CORS', () => {
   it('refuses origins with a trailing slash, empty origins and a negative max age at creation', () => {
     expect(() => makeApp({ cors: { origins: ['https://app.example/'] } })).toThrow(TypeError);
     expect(() => makeApp({ cors: { origins: [''] } })).toThrow(TypeError);
+    // Regression: these were accepted, and no browser's Origin header can ever equal them.
+    for (const origin of ['app.example', 'https://app.example/x', 'https://App.example', 'https://app.example:443', 'null']) {
+      expect(() => makeApp({ cors: { origins: [origin] } }), origin).toThrow(/origins as browsers send them/);
+    }
+    expect(makeApp({ cors: { origins: ['https://app.example', 'http://localhost:5173'] } })).toBeDefined();
     expect(() => makeApp({ cors: { origins: '*', maxAge: -1 } })).toThrow(TypeError);
   });
 });

@@ -99,3 +99,11 @@ it('refuses a code the spec does not define, a bad body limit and a base path wi
   expect(() => createErrorResponse(ErrorCode.BODY_TOO_LARGE, undefined, { bodyLimit: -1 })).toThrow(TypeError);
   expect(() => createErrorResponse(ErrorCode.NOT_FOUND, undefined, { basePath: 'http://h/api' })).toThrow(TypeError);
 });
+
+// Regression: from plain JS a string code passed the lookup ('40101' answered 401 with a string
+// `error`), an inherited key reached the Response as a status, and any message went out as is.
+it('refuses a code that is not a number, an inherited key and a message that is not a string', () => {
+  expect(() => createErrorResponse('40101' as unknown as ErrorCode)).toThrow(/not an error code/);
+  expect(() => createErrorResponse('toString' as unknown as ErrorCode)).toThrow(/not an error code/);
+  expect(() => createErrorResponse(ErrorCode.INVALID_PLANT, 5 as unknown as string)).toThrow(/message must be a string/);
+});

@@ -241,6 +241,25 @@ describe('routing', () => {
     expect(res.status).toBe(200);
   });
 
+  // Regression: `/café` was kept as typed while clients send `/caf%C3%A9`, and `/a/../b` while they
+  // send `/b`, so the server's own printed URL answered 404.
+  it('spells the base path the way clients send it: percent-encoded, dot segments resolved', async () => {
+    const cases = [
+      ['/café', '/caf%C3%A9'],
+      ['/a/../b', '/b'],
+      ['/v1/./x', '/v1/x'],
+      ['//api', '//api'],
+      ['/a/..', ''],
+    ] as const;
+    for (const [basePath, spelled] of cases) {
+      const app = makeApp({ basePath });
+      expect(app.basePath, basePath).toBe(spelled);
+      // A client handed the path as typed sends it as a URL parser spells it.
+      const request = createRequest('{"id":1,"name":"a"}', { path: `${basePath}/plants` });
+      expect((await app.fetch(request)).status, basePath).toBe(200);
+    }
+  });
+
   it('serves /plants under the base path only', async () => {
     for (const basePath of ['/api', '/api/', 'api']) {
       const app = makeApp({ basePath });

@@ -68,7 +68,7 @@ export interface PlantStoreHandlers {
  * ```
  */
 export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}): PlantStoreHandlers {
-  const { match, basePath } = resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const { match, pattern, basePath } = resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const store = options.store ?? createMemoryStore();
   const app = createPlantStoreApp({
     // DECISIONS.md "Mocks (MSW) defaults": tests need no secret, malformed credentials still fail.
@@ -78,13 +78,13 @@ export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.onError !== undefined && { onError: options.onError }),
   });
-  const createPlantUrl = `${match}/plants`;
+  const createPlantUrl = `${pattern}/plants`;
   const createPlant = http.post(createPlantUrl, ({ request }) => app.fetch(request));
   // Everything else under the base URL goes to the core too, so a wrong path or method answers the
   // server's 404/405 instead of escaping to the network. The base itself is matched as well when it
   // has a path prefix: MSW's `/*` needs at least the slash after the prefix.
-  const rest = [http.all(`${match}/*`, ({ request }) => app.fetch(request))];
-  if (basePath !== undefined) rest.push(http.all(match, ({ request }) => app.fetch(request)));
+  const rest = [http.all(`${pattern}/*`, ({ request }) => app.fetch(request))];
+  if (basePath !== undefined) rest.push(http.all(pattern, ({ request }) => app.fetch(request)));
   return {
     handlers: [createPlant, ...rest],
     createPlant,

@@ -53,12 +53,16 @@ export function createPlantStoreScenarios(
   settings: Pick<ErrorResponseInit, 'basePath' | 'bodyLimit'>,
 ): PlantStoreScenarios {
   // The core builds the answer, so a scenario's status, headers and default wording are the service's.
-  const answer = (code: ErrorCode, message: string | undefined, options: PlantStoreScenarioOptions | undefined) =>
-    http.post(
+  const answer = (code: ErrorCode, message: string | undefined, options: PlantStoreScenarioOptions | undefined) => {
+    // Built once now, so a code the spec does not define (or a message that is not a string) is a
+    // TypeError where the scenario is written, not a 500 with a stack trace when a request comes.
+    createErrorResponse(code, message, settings);
+    return http.post(
       createPlantUrl,
       ({ request }) => createErrorResponse(code, message, { ...settings, request }),
       { once: options?.once ?? false },
     );
+  };
   return {
     unauthorized: (code = ErrorCode.INVALID_TOKEN, options) => answer(code, undefined, options),
     invalidJson: (options) => answer(ErrorCode.INVALID_JSON, undefined, options),
@@ -69,14 +73,18 @@ export function createPlantStoreScenarios(
     error: (code, message, options) => answer(code, message, options),
     networkError: (options) =>
       http.post(createPlantUrl, () => HttpResponse.error(), { once: options?.once ?? false }),
-    slow: (ms, options) =>
-      http.post(
+    slow: (ms, options) => {
+      if (ms !== 'infinite' && !(typeof ms === 'number' && ms >= 0 && ms < 2 ** 31)) {
+        throw new TypeError(`slow() takes milliseconds from 0 to 2^31-1 or "infinite", got ${JSON.stringify(ms)}`);
+      }
+      return http.post(
         createPlantUrl,
         async ({ request }) => {
           await delay(ms);
           return app.fetch(request);
         },
         { once: options?.once ?? false },
-      ),
+      );
+    },
   };
 }

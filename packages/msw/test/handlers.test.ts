@@ -103,6 +103,21 @@ it('keeps a relative base URL relative, for same-origin browser apps', () => {
 it('refuses a base URL that is neither absolute nor a path, or that carries a query', () => {
   expect(() => createPlantStoreHandlers({ baseUrl: 'api' })).toThrow(TypeError);
   expect(() => createPlantStoreHandlers({ baseUrl: 'http://h/api?x=1' })).toThrow(TypeError);
+  // MSW reads `*` as a wildcard wherever it stands: such a path could never be matched as written.
+  expect(() => createPlantStoreHandlers({ baseUrl: 'http://h/v1*' })).toThrow(/"\*"/);
+});
+
+// Regression: the base URL went into MSW's path patterns as is, so `+` broke every lookup (a 500 with
+// a path-to-regexp stack trace, for other handlers' requests too) and `(b)` let creates escape.
+it('matches a base URL with characters MSW reads as pattern syntax literally', async () => {
+  for (const baseUrl of ['http://x.test/a+b', 'http://x.test/a(b)', 'http://x.test/api:v1', 'http://x.test/v:1', 'http://127.0.0.1:4010/a:1']) {
+    const handlers = createPlantStoreHandlers({ baseUrl });
+    expect(handlers.baseUrl).toBe(baseUrl);
+    const created = await getResponse(handlers.handlers, post({ id: 1, name: 'a' }, undefined, `${baseUrl}/plants`));
+    expect(created?.status, baseUrl).toBe(200);
+    const other = await getResponse(handlers.handlers, post({ id: 1, name: 'a' }, undefined, 'http://other.test/plants'));
+    expect(other, baseUrl).toBeUndefined();
+  }
 });
 
 // Regression: MSW clones the request before a resolver runs, and cancelling one branch of a teed body

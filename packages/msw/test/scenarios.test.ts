@@ -153,3 +153,15 @@ it('answers bodyTooLarge() and error(40401) with the limit and base path of its 
     message: 'no such path; plants are created by POST /api/plants',
   });
 });
+
+// Regression: bad arguments were taken when the scenario was written and failed only when a request
+// came, as MSW's 500 with a stack trace.
+it('refuses an unknown error code and a bad delay where the scenario is written', () => {
+  expect(() => scenarios.error(12345 as ErrorCode)).toThrow(/not an error code/);
+  expect(() => scenarios.error(ErrorCode.INVALID_PLANT, 5 as unknown as string)).toThrow(/message must be a string/);
+  for (const ms of ['forever', -1, Number.NaN, 2 ** 31]) {
+    expect(() => scenarios.slow(ms as number), String(ms)).toThrow(/slow\(\) takes milliseconds/);
+  }
+  expect(() => scenarios.slow(0)).not.toThrow();
+  expect(() => scenarios.slow('infinite')).not.toThrow();
+});

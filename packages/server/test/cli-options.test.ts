@@ -70,6 +70,15 @@ it('lets --token win over PLANT_STORE_ANY_TOKEN instead of refusing the pair', (
   expect(start(['--token', 'from-flag'], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toEqual(['from-flag']);
 });
 
+// Regression: the pair of variables was taken silently as strict tokens, where the pair of flags is refused.
+it('refuses PLANT_STORE_TOKENS with PLANT_STORE_ANY_TOKEN=1, unless a flag settles it', () => {
+  const env = { PLANT_STORE_TOKENS: 'a', PLANT_STORE_ANY_TOKEN: '1' };
+  expect(() => parseCli([], env)).toThrow(/PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both/);
+  expect(start(['--token', 'b'], env).tokens).toEqual(['b']);
+  expect(start(['--any-token'], env).tokens).toBe('any');
+  expect(start([], { ...env, PLANT_STORE_ANY_TOKEN: '0' }).tokens).toEqual(['a']);
+});
+
 it('accepts every token only with --any-token or PLANT_STORE_ANY_TOKEN', () => {
   expect(start(['--any-token']).tokens).toBe('any');
   expect(start([], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toBe('any');

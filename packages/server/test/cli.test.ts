@@ -90,6 +90,16 @@ it('exits 2 for a port that is not a port', async () => {
   expect(result.stderr).toMatch(/--port must be a port number from 0 to 65535/);
 });
 
+it('exits 2 for a CORS origin no browser would send, and 1 when the data file cannot be opened', async () => {
+  const origin = run(['--port', '0', '--cors', 'app.example']);
+  expect(await origin.exited).toBe(2);
+  expect(origin.stderr).toContain('origins as browsers send them');
+  // The values are well-formed; the start itself fails (a directory is no data file), as the README says.
+  const data = run(['--port', '0', '--data', tmpdir()]);
+  expect(await data.exited).toBe(1);
+  expect(data.stderr).toContain('could not start');
+});
+
 it('exits 2 for a base path the core refuses', async () => {
   const result = run(['--port', '0', '--base-path', '/api?x']);
   expect(await result.exited).toBe(2);

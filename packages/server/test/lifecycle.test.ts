@@ -26,6 +26,13 @@ it('includes the base path in its url, the way the core matches it', async () =>
   expect((await createPlant(server, '{"id":1,"name":"a"}')).status).toBe(200);
 });
 
+// Regression: the printed URL of `/café` answered 404, since clients send `/caf%C3%A9`.
+it('prints a base path with non-ASCII letters as clients send it, and answers there', async () => {
+  const server = await serve({ basePath: '/café' });
+  expect(server.url).toBe(`http://127.0.0.1:${server.port}/caf%C3%A9`);
+  expect((await createPlant(server, '{"id":1,"name":"a"}')).status).toBe(200);
+});
+
 // Regression: the server normalized the base path with its own regex, which turned `//api` into
 // `/api` while the core matches `//api/plants`: the printed URL answered 404.
 it('names the url a base path with a doubled leading slash really answers at', async () => {

@@ -6,13 +6,18 @@ export function checkBodyLimit(limit: number): number {
   return limit;
 }
 
-/** `''`, `'/'`, `'/api'`, `'/api/'` and `'api'` are accepted; the result is `''` or `/x…` without a trailing slash. */
+/**
+ * `''`, `'/'`, `'/api'`, `'/api/'` and `'api'` are accepted; the result is `''` or `/x…` without a
+ * trailing slash, spelled as a URL parser spells it (`/café` → `/caf%C3%A9`, `/a/../b` → `/b`): that is
+ * the path clients send, and the core compares paths exactly.
+ */
 export function normalizeBasePath(basePath: string | undefined): string {
   if (basePath === undefined) return '';
   if (typeof basePath !== 'string' || /[?#\s]/.test(basePath) || basePath.includes('://')) {
     throw new TypeError('basePath must be a path such as "/api" (no scheme, host, query or fragment)');
   }
-  let path = basePath.startsWith('/') ? basePath : '/' + basePath;
+  // Appended to an origin rather than resolved against one, so `//api` stays a path, not a host.
+  let path = new URL(`http://h${basePath.startsWith('/') ? '' : '/'}${basePath}`).pathname;
   while (path.endsWith('/')) path = path.slice(0, -1);
   return path;
 }

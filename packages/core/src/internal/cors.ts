@@ -14,12 +14,24 @@ export function createOriginCheck(options: CorsOptions): (origin: string) => boo
   if (origins === '*') return () => true;
   if (!Array.isArray(origins)) throw new TypeError('cors.origins must be a list of origins or "*"');
   for (const o of origins) {
-    if (typeof o !== 'string' || o.length === 0 || o.endsWith('/')) {
-      throw new TypeError('cors.origins must hold origins as browsers send them, e.g. "https://app.example" (no path, no trailing slash)');
+    // As browsers serialize an origin: scheme, lower-case host, port only when not the default.
+    // Anything else (no scheme, a path, upper case) could never equal an `Origin` header.
+    if (typeof o !== 'string' || !isSerializedOrigin(o)) {
+      throw new TypeError(
+        `cors.origins must hold origins as browsers send them, e.g. "https://app.example" (scheme and host, lower case, no path, no trailing slash); got ${JSON.stringify(o)}`,
+      );
     }
   }
   // Exact comparison: browsers serialize the origin (scheme, host, port) canonically, and a prefix or
   // suffix match would let `https://app.example.evil` in.
   const set = new Set(origins);
   return (origin) => set.has(origin);
+}
+
+function isSerializedOrigin(value: string): boolean {
+  try {
+    return new URL(value).origin === value;
+  } catch {
+    return false;
+  }
 }

@@ -5,6 +5,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 export interface ResolvedBaseUrl {
   /** The URL handlers are registered under, without a trailing slash (`http://h:1/api`, `/api`, `""`). */
   readonly match: string;
+  /** `match` as an MSW path pattern: the characters MSW reads as pattern syntax escaped. */
+  readonly pattern: string;
   /** The path prefix the core strips before `/plants`; `undefined` when there is none. */
   readonly basePath: string | undefined;
 }
@@ -25,6 +27,15 @@ export function resolveBaseUrl(baseUrl: string): ResolvedBaseUrl {
   }
   // The core compares paths byte for byte, so both sides must agree on one spelling: no trailing slash.
   const path = url.pathname.replace(/\/+$/, '');
+  // MSW reads a handler's URL as a path pattern (path-to-regexp 6). `*` is a wildcard there whatever
+  // precedes it, so it cannot be matched literally; `( ) +` can, escaped. A `:` becomes the group
+  // `(:)`, not `\:`, because MSW escapes a `:` before digits itself (for a port) and would escape our
+  // escape. (`{ }`, `?` and spaces never get here: the URL parser percent-encodes them or they start
+  // a query.)
+  if (path.includes('*')) {
+    throw new TypeError(`baseUrl must not contain "*" in its path (MSW reads it as a wildcard), got "${baseUrl}"`);
+  }
   const match = absolute ? `${url.origin}${path}` : path;
-  return { match, basePath: path === '' ? undefined : path };
+  const pattern = (absolute ? url.origin : '') + path.replace(/[()+]/g, '\\$&').replaceAll(':', '(:)');
+  return { match, pattern, basePath: path === '' ? undefined : path };
 }

@@ -86,9 +86,13 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
 
   const envAnyToken = parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
   const flagTokens = values.token;
-  // Only two flags contradict each other; a flag beats the environment, as everywhere else.
+  // The two flags contradict each other, and so do the two variables; a flag beats the environment,
+  // as everywhere else.
   if (values['any-token'] === true && flagTokens !== undefined) {
     throw new UsageError('give either --token or --any-token, not both');
+  }
+  if (envAnyToken === true && nonEmpty(env.PLANT_STORE_TOKENS) !== undefined && flagTokens === undefined && values['any-token'] !== true) {
+    throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
   }
   if (flagTokens !== undefined) {
     options.tokens = checkTokens(flagTokens, '--token');
