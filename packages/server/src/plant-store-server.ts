@@ -160,7 +160,7 @@ export async function startPlantStoreServer(
   } catch (error) {
     // Bad options (the core checks them) must not leave the data file open and locked: the caller
     // fixes them and starts again in the same process.
-    if (options.data !== undefined) await store!.close();
+    if (ownsStore) await store?.close();
     throw error;
   }
 

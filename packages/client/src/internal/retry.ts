@@ -27,9 +27,8 @@ export const clock = {
  * The pause before retry number `retry` (0 for the first): the server's `Retry-After` (seconds or an
  * HTTP date, RFC 9110 §10.2.3) when it sent one, capped at a minute: a call that waited longer would
  * look hung, so a server asking for more gets its retry after a minute (it may answer 429 again,
- * which ends the call once the retries are spent). Otherwise exponential
- * backoff from 0.5 s up to 8 s with full jitter, so clients that failed together do not come back
- * together.
+ * which ends the call once the retries are spent). Otherwise exponential backoff from 0.5 s up to
+ * 8 s with full jitter, so clients that failed together do not come back together.
  */
 export function retryDelay(retry: number, retryAfter: string | null | undefined): number {
   if (retryAfter) {

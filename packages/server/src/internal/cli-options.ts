@@ -91,14 +91,12 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
   if (values['any-token'] === true && flagTokens !== undefined) {
     throw new UsageError('give either --token or --any-token, not both');
   }
-  if (envAnyToken === true && nonEmpty(env.PLANT_STORE_TOKENS) !== undefined && flagTokens === undefined && values['any-token'] !== true) {
-    throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
-  }
   if (flagTokens !== undefined) {
     options.tokens = checkTokens(flagTokens, '--token');
   } else if (values['any-token'] === true) {
     options.tokens = 'any';
   } else if (nonEmpty(env.PLANT_STORE_TOKENS) !== undefined) {
+    if (envAnyToken === true) throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
     options.tokens = checkTokens(splitList(env.PLANT_STORE_TOKENS ?? ''), 'PLANT_STORE_TOKENS');
   } else if (envAnyToken === true) {
     options.tokens = 'any';
