@@ -11,6 +11,7 @@ import {
   createTransportAnswers,
   newRequestId,
   rawResponse,
+  type TransportAnswer,
   type TransportAnswers,
 } from './internal/transport-errors.js';
 
@@ -197,8 +198,7 @@ export async function startPlantStoreServer(
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const requestId = newRequestId();
     logger?.warn({ requestId, event: 'connect', status: answers.connectRefused.status });
-    socket.end(rawResponse(answers.connectRefused, requestId));
-    socket.destroySoon();
+    answerOnSocket(socket, answers.connectRefused, requestId);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     onClientError(error, socket, answers, logger);
@@ -286,8 +286,16 @@ function onClientError(
   const answer = answerForClientError(answers, error.code);
   const requestId = newRequestId();
   logger?.warn({ requestId, event: 'client-error', code: error.code, status: answer.status });
+  answerOnSocket(socket, answer, requestId);
+}
+
+/**
+ * Writes one of the server's own answers straight to a socket Node handed over (after a parse
+ * failure, or a CONNECT) and closes it: the framing is lost or never HTTP again, so whatever the
+ * client still sends is not read.
+ */
+function answerOnSocket(socket: Socket, answer: TransportAnswer, requestId: string): void {
   socket.end(rawResponse(answer, requestId));
-  // After a parse failure the framing is lost; whatever the client still sends is not read.
   socket.destroySoon();
 }
 
