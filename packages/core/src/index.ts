@@ -21,6 +21,7 @@ export { createMemoryStore } from './memory-store.js';
  * (the server's file store keeps its log's plants in one).
  */
 export { PlantTable } from './internal/plant-table.js';
+export { toStoredPlant } from './store.js';
 export type { InsertResult, PlantStore, StoredPlant } from './store.js';
 
 // Error codes (generated from openapi.yaml)

@@ -1,4 +1,4 @@
-import type { InsertResult, PlantStore } from './store.js';
+import { toStoredPlant, type InsertResult, type PlantStore } from './store.js';
 import { PlantTable } from './internal/plant-table.js';
 
 const CREATED: InsertResult = Object.freeze({ created: true });
@@ -25,10 +25,8 @@ export function createMemoryStore(): PlantStore {
   return {
     async insert(plant) {
       open();
-      // Copy only the fields the store keeps; whatever else the object carries is never stored.
-      // Converted before the table is touched, so that a name that fails to convert leaves nothing behind.
-      const name = String(plant.name);
-      const existing = table.add(plant.tag === undefined ? { id: plant.id, name } : { id: plant.id, name, tag: String(plant.tag) });
+      // Checked before the table is touched, so that a bad plant leaves nothing behind.
+      const existing = table.add(toStoredPlant(plant));
       return existing === undefined ? CREATED : { created: false, existing };
     },
     async get(id) {

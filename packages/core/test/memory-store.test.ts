@@ -129,21 +129,34 @@ describe('createMemoryStore', () => {
     expect(await store.get(1n)).toEqual({ id: 1n, name: 'a' });
   });
 
-  it('stores nothing when a name fails to convert to a string, so the id stays free', async () => {
+  it('refuses a seeded plant that no request could create, with a TypeError naming the field, storing nothing', async () => {
     const store = createMemoryStore();
-    const name = { toString: () => { throw new Error('no name'); } };
-    await expect(store.insert({ id: 1n, name } as never)).rejects.toThrow('no name');
-    expect(await store.insert({ id: 1n, name: 'a' })).toEqual({ created: true });
-    expect(await store.list()).toEqual([{ id: 1n, name: 'a' }]);
+    const cases: [unknown, string][] = [
+      [null, 'a plant must be an object with id, name and an optional tag; got null'],
+      ['Fern', 'a plant must be an object with id, name and an optional tag; got string'],
+      [{ id: '7', name: 'a' }, 'plant id must be a bigint or a safe integer number; got string'],
+      [{ id: 1.5, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 1.5'],
+      [{ id: 2 ** 53, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 9007199254740992'],
+      [{ id: 1n, name: 5 }, 'plant name must be a string; got number'],
+      [{ id: 1n, name: { toString: () => 'a' } }, 'plant name must be a string; got object'],
+      [{ id: 1n, name: 'a', tag: null }, 'plant tag must be a string or absent; got null'],
+      [{ id: 1n, name: 'a', tag: 7 }, 'plant tag must be a string or absent; got number'],
+    ];
+    for (const [plant, message] of cases) {
+      const refused = store.insert(plant as never);
+      await expect(refused).rejects.toThrow(TypeError);
+      await expect(refused).rejects.toThrow(message);
+    }
+    expect(await store.size()).toBe(0);
+    expect(await store.insert({ id: 1n, name: 'a', tag: 't' })).toEqual({ created: true });
+    expect(await store.list()).toEqual([{ id: 1n, name: 'a', tag: 't' }]);
   });
 
-  it('stores nothing when a tag fails to convert to a string, so the id stays free', async () => {
+  it('keeps a safe integer number id as the bigint a request would have made', async () => {
     const store = createMemoryStore();
-    const tag = { toString: () => { throw new Error('no tag'); } };
-    await expect(store.insert({ id: 1n, name: 'a', tag } as never)).rejects.toThrow('no tag');
-    expect(await store.size()).toBe(0);
-    expect(await store.insert({ id: 1n, name: 'b', tag: 't' })).toEqual({ created: true });
-    expect(await store.list()).toEqual([{ id: 1n, name: 'b', tag: 't' }]);
+    expect(await store.insert({ id: 42, name: 'Oak' } as never)).toEqual({ created: true });
+    expect(await store.get(42n)).toEqual({ id: 42n, name: 'Oak' });
+    expect(await store.insert({ id: 42n, name: 'Elm' })).toEqual({ created: false, existing: { id: 42n, name: 'Oak' } });
   });
 
   it('lets exactly one of many concurrent inserts of one id win', async () => {

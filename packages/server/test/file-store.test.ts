@@ -613,6 +613,26 @@ test('refuses an id outside int64 with a RangeError, writing nothing, rather tha
   expect(await (await reopen(store)).list()).toEqual([{ id: 1n, name: 'one' }]);
 });
 
+test('refuses a plant of the wrong shape with the same TypeErrors as the memory store, writing nothing', async () => {
+  const store = await open();
+  await store.insert({ id: 1n, name: 'one' });
+  for (const [plant, message] of [
+    [{ id: '7', name: 'a' }, 'plant id must be a bigint or a safe integer number; got string'],
+    [{ id: 1.5, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 1.5'],
+    [{ id: 2n, name: 5 }, 'plant name must be a string; got number'],
+    [{ id: 2n, name: 'a', tag: null }, 'plant tag must be a string or absent; got null'],
+    [null, 'a plant must be an object with id, name and an optional tag; got null'],
+  ] as const) {
+    await expect(store.insert(plant as never)).rejects.toThrow(new TypeError(message));
+  }
+  // A safe integer number is kept as the bigint id a request would have made.
+  expect(await store.insert({ id: 3, name: 'three' } as never)).toEqual({ created: true });
+  expect(await (await reopen(store)).list()).toEqual([
+    { id: 1n, name: 'one' },
+    { id: 3n, name: 'three' },
+  ]);
+});
+
 test('refuses a record that names a batch other than the one it is in', async () => {
   const bytes = await writeBatches(...EARLIER);
   const offsets = offsetsOf(...EARLIER);

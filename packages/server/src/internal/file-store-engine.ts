@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as checkPhase } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { PlantTable, type InsertResult, type PlantStore, type StoredPlant } from '@plant-store/core';
+import { PlantTable, toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
 import { FileStoreError } from '../file-store-error.js';
 import { HEADER_LINE, batchField, lineBound, plantJson, scanLog, writeLine, type ReplaySink } from './file-store-format.js';
@@ -263,25 +263,20 @@ export class FileStoreEngine implements PlantStore {
 
   async insert(plant: StoredPlant): Promise<InsertResult> {
     this.#usable();
-    // The index keeps int64 ids only, as replay reads them back: refused before anything is written.
-    if (BigInt.asIntN(64, plant.id) !== plant.id) throw new RangeError(`plant id ${plant.id} is outside the int64 range`);
-    const existing = this.#index.get(plant.id);
+    // Checked before anything is written: the index keeps int64 ids only, as replay reads them back.
+    const stored = toStoredPlant(plant);
+    const existing = this.#index.get(stored.id);
     if (existing !== undefined) return { created: false, existing };
-    const pending = this.#pending.get(plant.id);
+    const pending = this.#pending.get(stored.id);
     if (pending !== undefined) {
       // Answer only once the winner is durable: a replay 200 for a plant that a crash then loses
       // would break the promise the 200 made.
       await pending.done;
       return { created: false, existing: pending.plant };
     }
-    // Copy only the fields the store keeps; whatever else the object carries is never stored.
-    const stored: StoredPlant =
-      plant.tag === undefined
-        ? { id: plant.id, name: String(plant.name) }
-        : { id: plant.id, name: String(plant.name), tag: String(plant.tag) };
     const { promise, resolve, reject } = deferred();
     const record: PendingRecord = { kind: 'record', plant: stored, json: plantJson(stored), done: promise, resolve, reject };
-    this.#pending.set(plant.id, record);
+    this.#pending.set(stored.id, record);
     this.#queue.push(record);
     if (this.#queue.length >= this.#rejoinTarget) this.#release?.();
     this.#kick();
