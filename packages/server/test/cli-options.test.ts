@@ -70,6 +70,15 @@ it('lets --token win over PLANT_STORE_ANY_TOKEN instead of refusing the pair', (
   expect(start(['--token', 'from-flag'], { PLANT_STORE_ANY_TOKEN: '1' }).tokens).toEqual(['from-flag']);
 });
 
+// Regression: the variable was parsed before the flags were looked at, so a malformed one stopped a
+// start whose flags had settled the tokens.
+it('lets a token flag win over a malformed PLANT_STORE_ANY_TOKEN, which is refused only when read', () => {
+  expect(start(['--token', 'q'], { PLANT_STORE_ANY_TOKEN: 'maybe' }).tokens).toEqual(['q']);
+  expect(start(['--any-token'], { PLANT_STORE_ANY_TOKEN: 'maybe' }).tokens).toBe('any');
+  expect(() => parseCli([], { PLANT_STORE_ANY_TOKEN: 'maybe' })).toThrow(/PLANT_STORE_ANY_TOKEN must be/);
+  expect(() => parseCli([], { PLANT_STORE_TOKENS: 'a', PLANT_STORE_ANY_TOKEN: 'maybe' })).toThrow(/PLANT_STORE_ANY_TOKEN must be/);
+});
+
 // Regression: the pair of variables was taken silently as strict tokens, where the pair of flags is refused.
 it('refuses PLANT_STORE_TOKENS with PLANT_STORE_ANY_TOKEN=1, unless a flag settles it', () => {
   const env = { PLANT_STORE_TOKENS: 'a', PLANT_STORE_ANY_TOKEN: '1' };

@@ -84,7 +84,8 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
     options.host = host;
   }
 
-  const envAnyToken = parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
+  // Read only where no flag settles the tokens: a flag beats the variable, even a malformed one.
+  const envAnyToken = (): boolean | undefined => parseFlag(env.PLANT_STORE_ANY_TOKEN, 'PLANT_STORE_ANY_TOKEN');
   const flagTokens = values.token;
   // The two flags contradict each other, and so do the two variables; a flag beats the environment,
   // as everywhere else.
@@ -96,9 +97,9 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
   } else if (values['any-token'] === true) {
     options.tokens = 'any';
   } else if (nonEmpty(env.PLANT_STORE_TOKENS) !== undefined) {
-    if (envAnyToken === true) throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
+    if (envAnyToken() === true) throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
     options.tokens = checkTokens(splitList(env.PLANT_STORE_TOKENS ?? ''), 'PLANT_STORE_TOKENS');
-  } else if (envAnyToken === true) {
+  } else if (envAnyToken() === true) {
     options.tokens = 'any';
   }
 
