@@ -14,7 +14,7 @@ export type AddPlantResult =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly text: string; readonly signIn?: true };
 
-/** Settings the app passes in (where the API is, and how long a user waits). */
+/** Settings the app passes in (where the API is, and how long a user waits: 10 s unless set). */
 export interface AddPlantSettings {
   readonly baseUrl: string;
   readonly token: string;
@@ -27,7 +27,8 @@ export async function addPlant(plant: NewPlant, settings: AddPlantSettings): Pro
     const created = await createPlant(settings.token, plant, {
       baseUrl: settings.baseUrl,
       retries: 0,
-      ...(settings.timeout !== undefined && { timeout: settings.timeout }),
+      // The client sets no timeout by default (as fetch); a form must not spin for ever on a hung service.
+      timeout: settings.timeout ?? 10_000,
     });
     return { ok: true, text: created.tag ? `Added ${created.name} (${created.tag})` : `Added ${created.name}` };
   } catch (error) {
