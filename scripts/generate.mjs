@@ -41,6 +41,9 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const errorStatus: { readonly [C in ErrorCode]: number } = {
 ${statuses.join('\n')}
 };
+
+/** Every code, for a membership check that needs no statuses (the client's, in its browser bundle). */
+export const errorCodes: readonly ErrorCode[] = [${Object.values(codes).map(({ code }) => code).join(', ')}];
 `;
   const files = new Map();
   for (const dir of targets) {

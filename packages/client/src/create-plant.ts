@@ -20,7 +20,8 @@ export interface PlantStoreClientOptions {
   /**
    * Milliseconds each attempt may take, answer body included. Default: none, as with fetch (a timeout
    * hands fetch a signal, which costs Node 20 about 8% of a call); set one where a hung service must
-   * not hold a call. `Infinity`, or anything over 2^31-1 (about 24.8 days, more than a timer can hold), is none.
+   * not hold a call. `0` (as in axios), a negative count, `NaN`, `Infinity` and anything over 2^31-1
+   * (about 24.8 days, more than a timer can hold) mean none.
    */
   timeout?: number;
   /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. Default 2; 0 turns retries off. */
@@ -76,9 +77,10 @@ async function send(
     requestId,
     baseUrl = s.baseUrl,
     fetch = s.fetch,
-    timeout = s.timeout,
     retries = s.retries,
   } = options;
+  // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
+  const ms = options.timeout ?? s.timeout ?? 0;
   // Merged only when the call brings headers of its own: most calls bring none.
   const headers = options.headers === undefined ? s.headers : { ...s.headers, ...options.headers };
   openapi ??= createClient<paths>({
@@ -91,13 +93,13 @@ async function send(
   for (let retry = 0; ; retry++) {
     signal?.throwIfAborted();
     // No signal for fetch when nothing could abort the call: handing undici one costs ~8% of a request.
-    // A timer over 2^31-1 ms would fire at once (Node and browsers wrap it to 1 ms and 0). No timeout
-    // (undefined) compares false, as Infinity does.
-    const timed = timeout! < 2 ** 31;
+    // No timeout is 0 (as in axios), and so are a negative count and NaN, which a timer would fire at
+    // once; a timer over 2^31-1 ms would too (Node and browsers wrap it to 1 ms and 0): Infinity is none.
+    const timed = ms > 0 && ms < 2 ** 31;
     const controller = signal || timed ? new AbortController() : undefined;
     const abort = () => controller!.abort(signal!.reason);
     signal?.addEventListener('abort', abort);
-    const timer = timed ? setTimeout(() => controller!.abort(), timeout) : undefined;
+    const timer = timed ? setTimeout(() => controller!.abort(), ms) : undefined;
     // `METHOD URL` for messages, set when fetch is reached: a throw before that is the caller's mistake
     // (a bad header), not the network's.
     let what = '';
@@ -123,7 +125,7 @@ async function send(
       if (!what) throw cause;
       if (signal?.aborted) throw signal.reason;
       // Not the caller's abort, so an abort can only be the timer's.
-      failure = controller?.signal.aborted ? new PlantStoreTimeoutError(what, timeout!) : new PlantStoreNetworkError(what, cause);
+      failure = controller?.signal.aborted ? new PlantStoreTimeoutError(what, ms) : new PlantStoreNetworkError(what, cause);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);

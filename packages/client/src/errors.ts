@@ -1,4 +1,4 @@
-import { errorStatus, type ErrorCode } from './generated/error-codes.js';
+import { errorCodes, type ErrorCode } from './generated/error-codes.js';
 import type { ErrorBody } from './types.js';
 
 // A registry symbol, not `instanceof`: an app that loads both the ESM and the CJS build (or two
@@ -57,7 +57,7 @@ export class PlantStoreApiError extends PlantStoreError {
         : undefined;
     super(`${request} failed with ${response.status}: ${errorBody ? errorBody.message : problem}`);
     this.status = response.status;
-    this.code = errorBody && errorBody.error in errorStatus ? (errorBody.error as ErrorCode) : undefined;
+    this.code = errorBody && errorCodes.includes(errorBody.error as ErrorCode) ? (errorBody.error as ErrorCode) : undefined;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
     this.body = errorBody;
     this.response = response;

@@ -159,6 +159,43 @@ it('takes a timeout over 2^31-1 ms (more than a timer can hold) as none', async 
   expect(signals[1]).toBeInstanceOf(AbortSignal);
 });
 
+// Regression: a null from plain JS set a 0 ms timer (null < 2^31), and 0 or a negative count timed
+// every attempt out at once; NaN meant none. Now all of them mean no timeout, as 0 does in axios.
+it.each([
+  ['0', 0],
+  ['a negative count', -5],
+  ['NaN', Number.NaN],
+  ['null', null],
+])('takes a timeout of %s as none, for the client and for a call', async (_, timeout) => {
+  const signals: (AbortSignal | null | undefined)[] = [];
+  const { fetch } = fakeFetch(async (init) => {
+    signals.push(init.signal);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return json(200, { name: 'Fern' });
+  });
+  const t = timeout as number;
+
+  await expect(createPlantStoreClient({ fetch, timeout: t, retries: 0 }).createPlant(token, fern)).resolves.toEqual({ name: 'Fern' });
+  await expect(createPlant(token, fern, { fetch, timeout: t, retries: 0 })).resolves.toEqual({ name: 'Fern' });
+
+  expect(signals).toEqual([undefined, undefined]);
+});
+
+it('lets a call null its timeout to fall back to the client one, and 0 turn it off', async () => {
+  const { fetch } = hangingFetch();
+  const client = createPlantStoreClient({ fetch, timeout: 10, retries: 0 });
+
+  const error = await client.createPlant(token, fern, { timeout: null as unknown as number }).catch((e: unknown) => e);
+  expect(PlantStoreTimeoutError.is(error) && error.timeout).toBe(10);
+
+  const slow = fakeFetch(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return json(200, { name: 'Fern' });
+  });
+  const off = createPlantStoreClient({ fetch: slow.fetch, timeout: 10, retries: 0 });
+  await expect(off.createPlant(token, fern, { timeout: 0 })).resolves.toEqual({ name: 'Fern' });
+});
+
 it('retries a timed-out attempt like a lost connection, with the client timeout', async () => {
   const { fetch } = hangingFetch();
   const client = createPlantStoreClient({ fetch, timeout: 10, retries: 1 });

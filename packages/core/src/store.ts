@@ -37,20 +37,21 @@ export interface PlantStore {
  * The plant a store keeps for `plant`: checked, and copied down to the fields a store keeps (whatever
  * else the object carries is never stored). Every store calls it first, so a store seeded from plain
  * JS refuses alike what no request could create, instead of storing `{ name: 5 }` as `"5"`.
- * The id may also be a safe integer number (seeding with `{ id: 42 }` is unambiguous); it is kept as a bigint.
+ * From plain JS the id may also be a safe integer number (seeding with `{ id: 42 }` is unambiguous);
+ * it is kept as a bigint. Takes `unknown` because it is the check of what the types cannot vouch for.
  * @throws TypeError naming the field that has the wrong type, RangeError for an id outside int64.
  * @example
- * toStoredPlant({ id: 42, name: 'Oak', extra: 1 } as never); // { id: 42n, name: 'Oak' }
+ * toStoredPlant({ id: 42, name: 'Oak', extra: 1 }); // { id: 42n, name: 'Oak' }
  */
-export function toStoredPlant(plant: StoredPlant): StoredPlant {
+export function toStoredPlant(plant: unknown): StoredPlant {
   if (typeof plant !== 'object' || plant === null) {
     throw new TypeError(`a plant must be an object with id, name and an optional tag; got ${typeOf(plant)}`);
   }
-  const { name, tag } = plant;
-  let id: unknown = plant.id;
+  const { name, tag } = plant as Record<string, unknown>;
+  let id = (plant as Record<string, unknown>).id;
   if (typeof id === 'number' && Number.isSafeInteger(id)) id = BigInt(id);
   if (typeof id !== 'bigint') {
-    throw new TypeError(`plant id must be a bigint or a safe integer number; got ${typeof id === 'number' ? id : typeof id}`);
+    throw new TypeError(`plant id must be a bigint or a safe integer number; got ${typeof id === 'number' ? id : typeOf(id)}`);
   }
   // 2^64 and 0 share their low 64 bits: an id outside int64 would be stored under another one.
   if (BigInt.asIntN(64, id) !== id) throw new RangeError(`plant id ${id} is outside the int64 range`);

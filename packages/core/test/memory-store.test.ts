@@ -136,6 +136,7 @@ describe('createMemoryStore', () => {
       ['Fern', 'a plant must be an object with id, name and an optional tag; got string'],
       [{ id: '7', name: 'a' }, 'plant id must be a bigint or a safe integer number; got string'],
       [{ id: 1.5, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 1.5'],
+      [{ id: null, name: 'a' }, 'plant id must be a bigint or a safe integer number; got null'],
       [{ id: 2 ** 53, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 9007199254740992'],
       [{ id: 1n, name: 5 }, 'plant name must be a string; got number'],
       [{ id: 1n, name: { toString: () => 'a' } }, 'plant name must be a string; got object'],

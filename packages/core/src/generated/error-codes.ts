@@ -47,3 +47,6 @@ export const errorStatus: { readonly [C in ErrorCode]: number } = {
   43101: 431,
   50001: 500,
 };
+
+/** Every code, for a membership check that needs no statuses (the client's, in its browser bundle). */
+export const errorCodes: readonly ErrorCode[] = [40001, 40002, 40003, 40101, 40102, 40401, 40501, 41301, 41501, 40801, 43101, 50001];
