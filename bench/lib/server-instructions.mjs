@@ -1,7 +1,8 @@
 // Instructions per request of a server under valgrind (cachegrind, user space): the steady figure
 // beside req/s, which on this kind of shared 2-core VM is bound by the load generator and moves
 // with the other tenants. The server runs serve.mjs under valgrind on one core; this process sends
-// unique creates over 4 keep-alive connections from the other; a run of `few` requests is
+// creates over 4 keep-alive connections from the other (unique ids, or one fixed id with the tag
+// flipping: replay 200 and 40003 in turn, as the timed fixed-id load); a run of `few` requests is
 // subtracted from a run of `many`, which leaves out start-up and most of the JIT warm-up.
 // Requests reach the slowed server one or two per event-loop turn, so the per-turn cost weighs more
 // than under autocannon: compare servers with each other, not with the CPU µs of the timed rows.
@@ -13,7 +14,7 @@ import { readInstructionCount, valgrindNode } from './valgrind.mjs';
 
 const SERVE = fileURLToPath(new URL('./serve.mjs', import.meta.url));
 
-async function count(kind, options, requests, { token, core }) {
+async function count(kind, options, requests, { token, core, workload }) {
   const [file, ...args] = valgrindNode([SERVE, kind, JSON.stringify(options)], core);
   const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -32,7 +33,10 @@ async function count(kind, options, requests, { token, core }) {
     let left = requests;
     const one = () =>
       new Promise((resolve, reject) => {
-        const body = `{"id":${id++},"name":"Monstera deliciosa","tag":"indoor"}`;
+        const body =
+          workload === 'fixed'
+            ? `{"id":77,"name":"Monstera deliciosa","tag":"${id++ % 2 ? 'indoor' : 'outdoor'}"}`
+            : `{"id":${id++},"name":"Monstera deliciosa","tag":"indoor"}`;
         const req = http.request(
           `${url}/plants`,
           {
@@ -42,7 +46,7 @@ async function count(kind, options, requests, { token, core }) {
           },
           (res) => {
             res.resume();
-            res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`))));
+            res.on('end', () => (res.statusCode === 200 || (workload === 'fixed' && res.statusCode === 400) ? resolve() : reject(new Error(`status ${res.statusCode}`))));
           },
         );
         req.on('error', reject);
@@ -64,11 +68,11 @@ async function count(kind, options, requests, { token, core }) {
 }
 
 /** @returns {Promise<{ id: string, perRequest: number }[]>} user-space instructions per request */
-export async function countServerInstructions(servers, { token, core, few = 500, many = 2500 }) {
+export async function countServerInstructions(servers, { token, core, workload = 'unique', few = 500, many = 2500 }) {
   const results = [];
   for (const { id, kind, options = {} } of servers) {
-    const small = await count(kind, { tokens: [token], ...options }, few, { token, core });
-    const large = await count(kind, { tokens: [token], ...options }, many, { token, core });
+    const small = await count(kind, { tokens: [token], ...options }, few, { token, core, workload });
+    const large = await count(kind, { tokens: [token], ...options }, many, { token, core, workload });
     results.push({ id, perRequest: (large - small) / (many - few) });
   }
   return results;
