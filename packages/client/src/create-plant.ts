@@ -93,8 +93,8 @@ async function send(
   for (let retry = 0; ; retry++) {
     signal?.throwIfAborted();
     // No signal for fetch when nothing could abort the call: handing undici one costs ~8% of a request.
-    // No timeout is 0 (as in axios), and so are a negative count and NaN, which a timer would fire at
-    // once; a timer over 2^31-1 ms would too (Node and browsers wrap it to 1 ms and 0): Infinity is none.
+    // 0 means no timeout (as in axios), and so do a negative count and NaN, which a timer would fire at
+    // once, and Infinity and counts over 2^31-1 ms, which Node and browsers wrap to 1 ms and 0.
     const timed = ms > 0 && ms < 2 ** 31;
     const controller = signal || timed ? new AbortController() : undefined;
     const abort = () => controller!.abort(signal!.reason);
