@@ -30,12 +30,13 @@ export const cores = (() => {
 })();
 
 /** Spawns `node ...args` pinned to `core` when pinning is possible. */
-export function spawnNode(args, { core, nodeArgs = [], env } = {}) {
+export function spawnNode(args, { core, nodeArgs = [], env, stdin = 'ignore' } = {}) {
   const argv = [...nodeArgs, ...args];
   const pin = canPin && cores >= 2 && core !== undefined;
+  const stdio = [stdin, 'pipe', 'pipe'];
   const child = pin
-    ? spawn('taskset', ['-c', String(core), process.execPath, ...argv], { stdio: ['ignore', 'pipe', 'pipe'], env })
-    : spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
+    ? spawn('taskset', ['-c', String(core), process.execPath, ...argv], { stdio, env })
+    : spawn(process.execPath, argv, { stdio, env });
   const lines = createInterface({ input: child.stdout });
   let stderr = '';
   // Children are drained always: a server that logs into a pipe nobody reads stops when it fills.
@@ -100,6 +101,32 @@ export async function runChild(args, { core, nodeArgs, timeoutMs = 120_000, onLi
   const result = await waitForLine(proc, 'RESULT', timeoutMs);
   await proc.exited;
   return result;
+}
+
+/**
+ * Starts `lib/load.mjs --session`: one load generator for many bursts (see load.mjs).
+ * @returns {{ burst(config: object, options?: { timeoutMs?: number, onLine?(line: string): void }): Promise<object>, stop(): Promise<void> }}
+ */
+export function startLoader({ core } = {}) {
+  const proc = spawnNode([`${LIB}load.mjs`, '--session'], { core, stdin: 'pipe' });
+  return {
+    async burst(config, { timeoutMs = 60_000, onLine } = {}) {
+      if (onLine) proc.lines.on('line', onLine);
+      try {
+        const result = waitForLine(proc, 'RESULT', timeoutMs);
+        proc.child.stdin.write(`${JSON.stringify(config)}\n`);
+        return await result;
+      } finally {
+        if (onLine) proc.lines.off('line', onLine);
+      }
+    },
+    async stop() {
+      proc.child.stdin.end();
+      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
+      await proc.exited;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** A field of /proc/<pid>/status in KiB (VmHWM is the peak RSS), or NaN where /proc is absent. */
