@@ -7,7 +7,8 @@
 //   BENCH_ONLY=servers,client,msw,memory,bundle   run a subset (RESULTS.md is written only by a full run)
 //   BENCH_PROFILE=1        run our server with --cpu-prof into bench/profiles/ (raw too, to compare)
 //   BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_HEAD_BLOCKS   override the server plan
-//   BENCH_CANDIDATE=/abs/path.mjs   adds a row for a module exporting `start(options)` → { url, close }
+//   BENCH_CANDIDATE=/abs/path.mjs   adds a row, and a head-to-head pair against ours, for a module
+//                          exporting `start(options)` → { url, close }
 //                          (e.g. a patched copy of packages/server/dist/index.js), to A/B a change
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

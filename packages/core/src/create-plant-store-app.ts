@@ -1,5 +1,5 @@
 import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
-import { createMemoryStore } from './memory-store.js';
+import { createMemoryStore, synchronousInsertOf } from './memory-store.js';
 import type { StoredPlant } from './store.js';
 import { AUTH_MISSING, AUTH_OK, createBearerCheck, createCredentialCheck } from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
@@ -142,7 +142,8 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
       const plant = toNewPlant(value, text);
       if (typeof plant === 'string') return fail(400, plantErrorBodies.get(plant)!, requestId, origin);
 
-      const result = await store.insert(plant);
+      const insertNow = synchronousInsertOf(store.insert);
+      const result = insertNow !== undefined ? insertNow(plant) : await store.insert(plant);
       let stored: StoredPlant = plant;
       if (!result.created) {
         stored = result.existing;

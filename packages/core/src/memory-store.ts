@@ -4,6 +4,20 @@ import { PlantTable } from './internal/plant-table.js';
 const CREATED: InsertResult = Object.freeze({ created: true });
 
 /**
+ * Each memory store's `insert` → the same insert run synchronously. The app looks a store's
+ * `insert` up here and, for a memory store, skips the promise and the microtask an `await` costs:
+ * on the server's hot path that was about 1% of its CPU per create (bench, head to head). Keyed by
+ * the function rather than marked on the store, so a store that wraps a memory store (a spread with
+ * its own `insert`) is always called through its own `insert`.
+ */
+const synchronousInserts = new WeakMap<PlantStore['insert'], (plant: unknown) => InsertResult>();
+
+/** The synchronous twin of `insert` when it is a memory store's, else undefined. */
+export function synchronousInsertOf(insert: PlantStore['insert']): ((plant: unknown) => InsertResult) | undefined {
+  return synchronousInserts.get(insert);
+}
+
+/**
  * A {@link PlantStore} in memory, in insertion order: the default store of an application, and what
  * the MSW mocks and tests use. `insert` checks and sets in one synchronous step, which makes it
  * atomic per id. Plants are kept compact (ids as int32 halves in typed arrays, names and tags
@@ -22,12 +36,15 @@ export function createMemoryStore(): PlantStore {
     if (closed) throw new Error('the plant store is closed');
   };
 
-  return {
+  const insertNow = (plant: unknown): InsertResult => {
+    open();
+    // Checked before the table is touched, so that a bad plant leaves nothing behind.
+    const existing = table.add(toStoredPlant(plant));
+    return existing === undefined ? CREATED : { created: false, existing };
+  };
+  const store: PlantStore = {
     async insert(plant) {
-      open();
-      // Checked before the table is touched, so that a bad plant leaves nothing behind.
-      const existing = table.add(toStoredPlant(plant));
-      return existing === undefined ? CREATED : { created: false, existing };
+      return insertNow(plant);
     },
     async get(id) {
       open();
@@ -50,4 +67,6 @@ export function createMemoryStore(): PlantStore {
       table.clear();
     },
   };
+  synchronousInserts.set(store.insert, insertNow);
+  return store;
 }

@@ -573,6 +573,41 @@ describe('options', () => {
     expect(await store.size()).toBe(1);
   });
 
+  it('calls the insert of a store that wraps a memory store, never the memory store behind it', async () => {
+    // The app runs a memory store's insert synchronously; a wrapper with its own insert (here a
+    // spread of a memory store) must still be called through that insert.
+    const inner = createMemoryStore();
+    const seen: bigint[] = [];
+    const store: PlantStore = {
+      ...inner,
+      insert: async (plant) => {
+        seen.push(plant.id);
+        return plant.id === 2n ? { created: false, existing: { id: 2n, name: 'kept' } } : inner.insert(plant);
+      },
+    };
+    const app = makeApp({ store });
+    expect((await read(await app.fetch(createRequest('{"id":1,"name":"a"}')))).json).toEqual({ name: 'a' });
+    expect((await read(await app.fetch(createRequest('{"id":2,"name":"kept"}')))).json).toEqual({ name: 'kept' });
+    expect(seen).toEqual([1n, 2n]);
+    expect(await inner.list()).toEqual([{ id: 1n, name: 'a' }]);
+    // A spread that keeps the memory store's own insert is that memory store.
+    const same = makeApp({ store: { ...inner } });
+    await same.fetch(createRequest('{"id":3,"name":"c"}'));
+    expect(await inner.size()).toBe(2);
+  });
+
+  it('answers 500 through onError when its memory store is closed, as for any store fault', async () => {
+    const store = createMemoryStore();
+    await store.close();
+    const onError = vi.fn();
+    const app = makeApp({ store, onError });
+    const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}')));
+    expect(res.status).toBe(500);
+    expect(res.json).toMatchObject({ error: ErrorCode.INTERNAL_ERROR });
+    expect(onError).toHaveBeenCalledOnce();
+    expect(String(onError.mock.calls[0]![0])).toContain('the plant store is closed');
+  });
+
   it('never puts the token in a response', async () => {
     const app = makeApp();
     const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { authorization: `Bearer ${TOKEN}x` } })));
