@@ -241,7 +241,8 @@ async function benchServers(tmp) {
  * one-at-a-time rounds show every server here near 100% of its core. Fresh pairs rather than more
  * rounds per pair: a pair's processes share a JIT history, and ours / fastify on a fixed id came
  * out 1.21-1.24 in one block of that run and 0.99-1.17 in the three others.
- * @returns {Map<string, { a: object, b: object }[]>} `headKey` → every round's two results
+ * @returns {Map<string, ({ a: object, b: object } | undefined)[]>} `headKey` → every round's two
+ *   results (undefined for the rounds of a block that failed)
  */
 async function benchHeadToHead(available, pending, tmp) {
   const byId = new Map(available.map((server) => [server.id, server]));
@@ -289,6 +290,9 @@ async function benchHeadToHead(available, pending, tmp) {
           } catch (error) {
             pending.set(key, errorText(error));
             log(`bench: ${key} failed: ${errorText(error)}`);
+            // The block's missing rounds stay as gaps, so that the next blocks' rounds still pair
+            // with their own block's (see headRatio).
+            while (rounds.length < (block + 1) * plan.headRounds) rounds.push(undefined);
           } finally {
             for (const r of running) await r.stop();
           }
@@ -306,7 +310,7 @@ async function benchHeadToHead(available, pending, tmp) {
  * row (the two start orders), then the median of those pairs, as for pairedRatio.
  */
 function headRatio(rounds = [], field = 'rps') {
-  return pairMedian(rounds.map(({ a, b }) => a[field] / b[field]));
+  return pairMedian(rounds.map((round) => (round ? round.a[field] / round.b[field] : NaN)));
 }
 
 /** `servers` in their order in even rounds, reversed in odd ones. */
@@ -445,22 +449,29 @@ function headRows({ head, pending }) {
   for (const pair of HEAD_TO_HEAD) {
     for (const workload of WORKLOADS) {
       const key = headKey(pair, workload);
-      const rounds = head?.get(key) ?? [];
+      const all = head?.get(key) ?? [];
+      const rounds = all.filter(Boolean);
       const name = pair.control ? `${label(pair.a)} vs a second copy (control)` : `${label(pair.a)} vs ${label(pair.b)}`;
       if (rounds.length === 0) {
         rows.push(`| ${name} | ${workload.label} | pending: ${pending.get(key) ?? 'not run'} | | | | | | |`);
         continue;
       }
-      const rps = headRatio(rounds);
-      const p99 = headRatio(rounds, 'p99Ms');
-      const cpu = headRatio(rounds, 'cpuUsPerRequest');
+      const rps = headRatio(all);
+      const p99 = headRatio(all, 'p99Ms');
+      const cpu = headRatio(all, 'cpuUsPerRequest');
       const of = (side, field) => mid(rounds.map((r) => r[side][field]));
       const valid = rounds.every((r) => r.a.valid && r.b.valid);
+      // Connection errors (a server that died or refused) have no status: counted apart, as in the
+      // table above.
+      const errorsText = (side) => {
+        const errors = rounds.reduce((sum, r) => sum + (r[side].errors ?? 0), 0);
+        return errors ? `, errors: ${fmt.int(errors)}` : '';
+      };
       const statuses = (side) =>
         Object.entries(rounds.reduce((sum, r) => {
           for (const [code, count] of Object.entries(r[side].statusCodes)) sum[code] = (sum[code] ?? 0) + count;
           return sum;
-        }, {})).map(([code, count]) => `${code}: ${fmt.int(count)}`).join(', ');
+        }, {})).map(([code, count]) => `${code}: ${fmt.int(count)}`).join(', ') + errorsText(side);
       rows.push(
         `| ${name} | ${workload.label} | ${fmt.int(of('a', 'rps'))} / ${fmt.int(of('b', 'rps'))} | **${fmt.ratio(rps.ratio)}** | ${range(rps.rounds)} | ${fmt.ms(of('a', 'p99Ms'))} / ${fmt.ms(of('b', 'p99Ms'))} (${fmt.ratio(p99.ratio)}) | ${fmt.us(of('a', 'cpuUsPerRequest'))} / ${fmt.us(of('b', 'cpuUsPerRequest'))} (${fmt.ratio(cpu.ratio)}) | ${rounds.length} | ${valid ? '' : '**unexpected** '}${statuses('a')} / ${statuses('b')} |`,
       );
