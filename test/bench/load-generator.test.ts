@@ -75,6 +75,13 @@ function runSession(configs: object[]): Promise<{ results: object[]; phases: num
 
 const idsOf = (bodies: string[]) => bodies.map((body) => (JSON.parse(body) as { id: number }).id);
 
+/** One counter shared by every connection (and burst): the ids are exactly idBase, idBase + 1, … with none twice. */
+function expectCounted(ids: number[], idBase: number) {
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(Math.min(...ids)).toBe(idBase);
+  expect(Math.max(...ids)).toBe(idBase + ids.length - 1);
+}
+
 describe('bench load generator', () => {
   it('sends every unique create with a new id, over all connections, warm-up included', async () => {
     const { url, bodies } = await recordingServer();
@@ -87,10 +94,7 @@ describe('bench load generator', () => {
       expect(plant).toEqual({ id: plant.id, name: 'Monstera deliciosa', tag: 'indoor' });
       return plant.id;
     });
-    // A counter shared by the connections: the ids are exactly idBase, idBase + 1, … with none twice.
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(Math.min(...ids)).toBe(idBase);
-    expect(Math.max(...ids)).toBe(idBase + ids.length - 1);
+    expectCounted(ids, idBase);
   });
 
   it('drives two servers at once in a session, each with its own connections, and never repeats an id across bursts', async () => {
@@ -113,9 +117,7 @@ describe('bench load generator', () => {
     expect(first.bodies.length).toBeGreaterThanOrEqual(toFirst.total);
     expect(second.bodies.length).toBeGreaterThanOrEqual(toSecond.total + alone.total);
     const ids = [...idsOf(first.bodies), ...idsOf(second.bodies)];
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(Math.min(...ids)).toBe(idBase);
-    expect(Math.max(...ids)).toBe(idBase + ids.length - 1);
+    expectCounted(ids, idBase);
   });
 
   it('sends the fixed-id pair to each server of a head-to-head run', async () => {
