@@ -1,6 +1,6 @@
-import createClient from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import { PlantStoreApiError, PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
-import type { components, paths } from './generated/openapi.js';
+import type { operations, paths } from './generated/openapi.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
 import { newPlantBody } from './internal/new-plant-body.js';
 import { clock, retryDelay } from './internal/retry.js';
@@ -19,8 +19,8 @@ export interface PlantStoreClientOptions {
   headers?: Record<string, string>;
   /**
    * Milliseconds each attempt may take, answer body included. Default: none, as with fetch (a timeout
-   * hands fetch a signal, which costs Node 20 about 8% of a call); set one where a hung service must
-   * not hold a call. `0` (as in axios), a negative count, `NaN`, `Infinity` and anything over 2^31-1
+   * hands fetch a signal, which Node's fetch pays for on every call); set one where a hung service
+   * must not hold a call. `0` (as in axios), a negative count, `NaN`, `Infinity` and anything over 2^31-1
    * (about 24.8 days, more than a timer can hold) mean none.
    */
   timeout?: number;
@@ -60,9 +60,19 @@ type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
 // No timeout by default, as with fetch (see PlantStoreClientOptions.timeout).
 const DEFAULTS: Settings = { baseUrl: 'http://127.0.0.1:4010', retries: 2 };
 
+// The spec's paths as this client calls them: the body of POST /plants is the caller's NewPlant, whose
+// int64 id may be a bigint (openapi.yaml: NewPlant.id), written exactly by newPlantBody.
+type ClientPaths = {
+  '/plants': Omit<paths['/plants'], 'post'> & {
+    post: Omit<operations['createPlant'], 'requestBody'> & {
+      requestBody: { content: { 'application/json': NewPlant } };
+    };
+  };
+};
+
 // One openapi-fetch client for every call: what differs (base URL, fetch, headers) travels in the
 // per-call options, so nothing is rebuilt per call. Made on first use: importing does no work.
-let openapi: ReturnType<typeof createClient<paths>> | undefined;
+let openapi: Client<ClientPaths> | undefined;
 
 async function send(
   s: Settings,
@@ -83,16 +93,22 @@ async function send(
   const ms = options.timeout ?? s.timeout ?? 0;
   // Merged only when the call brings headers of its own: most calls bring none.
   const headers = options.headers === undefined ? s.headers : { ...s.headers, ...options.headers };
-  openapi ??= createClient<paths>({
+  // Last in openapi-fetch's merge, so no header of the caller's replaces the token. Authorization is
+  // the spec's security scheme, not one of the operation's header parameters.
+  const header: operations['createPlant']['parameters']['header'] & { Authorization: string } = {
+    'X-Request-Id': requestId,
+    Authorization: `Bearer ${token}`,
+  };
+  openapi ??= createClient<ClientPaths>({
+    // The one cast: openapi-fetch types this option as the global Request, and only calls it with `new`.
     Request: liteRequest as unknown as typeof Request,
-    bodySerializer: (serialized: unknown) => serialized,
     // POST /plants has no query: a fixed serializer spares openapi-fetch building one per call.
     querySerializer: () => '',
   });
 
   for (let retry = 0; ; retry++) {
     signal?.throwIfAborted();
-    // No signal for fetch when nothing could abort the call: handing undici one costs ~8% of a request.
+    // No signal for fetch when nothing could abort the call: undici pays for following one on every request.
     // 0 means no timeout (as in axios), and so do a negative count and NaN, which a timer would fire at
     // once, and Infinity and counts over 2^31-1 ms, which Node and browsers wrap to 1 ms and 0.
     const timed = ms > 0 && ms < 2 ** 31;
@@ -109,16 +125,18 @@ async function send(
     try {
       answer = await openapi.POST('/plants', {
         baseUrl,
-        body: body as unknown as components['schemas']['NewPlant'],
+        body: newPlant,
+        // Written once, before the first attempt: every retry sends the same bytes.
+        bodySerializer: () => body,
         headers,
-        // Last in openapi-fetch's merge, so no header of the caller's replaces the token.
-        params: { header: { 'X-Request-Id': requestId, Authorization: `Bearer ${token}` } as { 'X-Request-Id'?: string } },
+        params: { header },
         parseAs: 'text',
         signal: controller?.signal,
-        fetch: (request) => {
-          const { url, init } = request as unknown as LiteRequest;
-          what = `POST ${url}`;
-          return (fetch ?? globalThis.fetch)(url, init);
+        // What arrives is what the Request option made; a real Request is sent as it is.
+        fetch: (request: LiteRequest | Request) => {
+          what = `POST ${request.url}`;
+          const call = fetch ?? globalThis.fetch;
+          return 'init' in request ? call(request.url, request.init) : call(request);
         },
       });
     } catch (cause) {

@@ -31,7 +31,7 @@ export class PlantStoreError extends Error {
 
 /**
  * The service answered, but not with a Plant: carries the status, the spec's error `code`, the
- * request id, the Error body and the raw response (openapi.yaml: Error; DECISIONS.md: Failures).
+ * request id, the Error body and the raw response (openapi.yaml: components.schemas.Error).
  */
 export class PlantStoreApiError extends PlantStoreError {
   override name = 'PlantStoreApiError';

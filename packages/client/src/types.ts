@@ -4,8 +4,11 @@ import type { components } from './generated/openapi.js';
 export type Plant = components['schemas']['Plant'];
 
 /**
- * The body of a create (openapi.yaml: components.schemas.NewPlant), with `id` as a safe-integer
- * `number` or a `bigint`, so every int64 can be sent without rounding.
+ * What a caller passes to create a plant (openapi.yaml: components.schemas.NewPlant): the spec's
+ * fields, with `id` as a safe-integer `number` or a `bigint`, so every int64 can be sent without
+ * rounding. The service answers with a {@link Plant}.
+ * @example
+ * const fern: NewPlant = { id: 9007199254740993n, name: 'Fern', tag: 'shade' };
  */
 export type NewPlant = {
   [K in keyof components['schemas']['NewPlant']]: K extends 'id'

@@ -6,9 +6,9 @@ import { buildCopy } from './build-copy.js';
 interface Size {
   min: number;
   gzip: number;
-  budget: number;
 }
 
+// A fresh tsup build of the package with its own config, so the size is that of the code under test.
 let copy: Awaited<ReturnType<typeof buildCopy>>;
 
 beforeAll(async () => {
@@ -17,12 +17,13 @@ beforeAll(async () => {
 
 afterAll(() => copy.remove());
 
-it('keeps createPlant, bundled alone for the browser with openapi-fetch, within 4,096 bytes min+gzip', async () => {
+it('keeps createPlant, bundled alone for the browser with openapi-fetch, within the min+gzip budget', async () => {
   const size = (await measureBundleSize({ entry: copy.esm })) as Size;
-  console.log(`createPlant alone, browser bundle: ${size.min} B min, ${size.gzip} B min+gzip (budget ${size.budget} B)`);
+  const errorCodes = (await measureBundleSize({ entry: copy.esm, names: ['ErrorCode'] })) as Size;
 
-  expect(BUDGET).toBe(4096);
-  expect(size.gzip).toBeLessThanOrEqual(BUDGET);
+  // The bundle holds the client and openapi-fetch, not just the constants: an empty one would pass.
+  expect(size.min).toBeGreaterThan(errorCodes.min);
+  expect(size.gzip, `${size.min} B min, ${size.gzip} B min+gzip`).toBeLessThanOrEqual(BUDGET as number);
 });
 
 it('tree-shakes the error codes away from everything else', async () => {
