@@ -16,7 +16,7 @@ export interface PublishedPackage {
 // packages/*: for working on these tests while others rebuild the packages. `npm test` never sets it.
 const packagesRoot = process.env.PACKAGING_SNAPSHOT ? resolve(process.env.PACKAGING_SNAPSHOT) : join(repoRoot, 'packages');
 
-export const publishedPackages: PublishedPackage[] = ['core', 'client', 'server', 'msw'].map((short) => ({
+export const publishedPackages: PublishedPackage[] = ['core', 'store-file', 'client', 'server', 'msw'].map((short) => ({
   name: `@plant-store/${short}`,
   dir: join(packagesRoot, short),
 }));

@@ -1,3 +1,4 @@
+import type { MemoryStore } from './memory-store.js';
 import type { PlantStore } from './store.js';
 
 /**
@@ -35,16 +36,16 @@ export interface CorsOptions {
   readonly maxAge?: number;
 }
 
-/** Options of {@link createPlantStoreApp}. */
-export interface PlantStoreAppOptions {
+/** Options of {@link createPlantStoreApp}; `S` is the type of its store. */
+export interface PlantStoreAppOptions<S extends PlantStore = MemoryStore> {
   /**
    * Accepted bearer tokens. Either a non-empty list (compared in constant time), or `"any"` to accept
    * every well-formed bearer token (what the MSW mocks do by default). There is no default: a server
    * that accepts every token must say so.
    */
   readonly tokens: readonly string[] | 'any';
-  /** Where plants live. Default: a new in-memory store. */
-  readonly store?: PlantStore;
+  /** Where plants live. Default: a new memory store. */
+  readonly store?: S;
   /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
   readonly basePath?: string;
   /** The largest accepted body in bytes. Default: 1 MiB (1,048,576). */
@@ -59,13 +60,13 @@ export interface PlantStoreAppOptions {
 }
 
 /** The plant store as one fetch-shaped application. */
-export interface PlantStoreApp {
+export interface PlantStoreApp<S extends PlantStore = MemoryStore> {
   /** Answers a web-standard `Request`, in any runtime that has `fetch`. */
   fetch(request: Request): Promise<Response>;
   /** Answers a transport's plain view of a request; what `fetch` and the node:http adapter call. */
   handle(request: PlantStoreRequest): Promise<PlantStoreResponse>;
   /** The store this application writes to. */
-  readonly store: PlantStore;
+  readonly store: S;
   /**
    * The base path as requests are matched against it: `''`, or `/x…` without a trailing slash
    * (`basePath: 'api/'` gives `/api`), so an adapter can name its own URL without parsing the option again.

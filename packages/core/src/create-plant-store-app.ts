@@ -1,6 +1,6 @@
 import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
-import { createMemoryStore, synchronousInsertOf } from './memory-store.js';
-import type { StoredPlant } from './store.js';
+import { createMemoryStore, synchronousInsertOf, type MemoryStore } from './memory-store.js';
+import type { PlantStore, StoredPlant } from './store.js';
 import { AUTH_MISSING, AUTH_OK, createBearerCheck, createCredentialCheck } from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
@@ -11,12 +11,12 @@ import { generateRequestId, requestIdOf } from './internal/request-id.js';
 import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, JSON_TYPE, plantBody } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
-/** The largest accepted request body by default, in bytes: 1 MiB (DECISIONS.md, server defaults). */
+/** The largest accepted request body by default, in bytes: 1 MiB (docs/service.md, server defaults). */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
 /**
  * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of
- * DECISIONS.md (authentication, media type, body limit, exact int64 ids, idempotent creates, CORS,
+ * docs/service.md (authentication, media type, body limit, exact int64 ids, idempotent creates, CORS,
  * request ids, JSON errors). No runtime-specific API is used, so the same code answers in Node, in
  * browsers (the MSW mocks) and in edge runtimes.
  *
@@ -32,11 +32,12 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
  * }));
  * await res.json(); // { name: 'Fern' }
  */
-export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreApp {
+export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options: PlantStoreAppOptions<S>): PlantStoreApp<S> {
   if (options === null || typeof options !== 'object') throw new TypeError('options are required (at least { tokens })');
   const checkBearer = createBearerCheck(options.tokens);
   const isCredential = createCredentialCheck(options.tokens);
-  const store = options.store ?? createMemoryStore();
+  // Without a store option S is its default, MemoryStore: the cast is what that default means.
+  const store = options.store ?? (createMemoryStore() as unknown as S);
   const basePath = normalizeBasePath(options.basePath);
   const plantsPath = basePath + '/plants';
   const limit = checkBodyLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
@@ -49,7 +50,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
   const bodies = fixedBodies(plantsPath, limit);
   const plantErrorBodies = new Map(Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]));
-  // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (DECISIONS.md, Failures).
+  // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (docs/service.md, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
   /** Headers of a JSON answer: content type, request id, and the CORS headers the origin earns. */
@@ -95,7 +96,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
       const sentId = request.header('x-request-id');
       requestId = requestIdOf(sentId);
       // A client that sends its own token as its request id must not get it echoed or logged
-      // (DECISIONS.md: no token in a response or a log). Compared only when the caller's id is kept,
+      // (docs/service.md: no token in a response or a log). Compared only when the caller's id is kept,
       // so requests without one pay nothing.
       if (requestId === sentId && isCredential(requestId, request.header('authorization'))) requestId = generateRequestId();
       if (originAllowed !== undefined) {
@@ -111,7 +112,7 @@ export function createPlantStoreApp(options: PlantStoreAppOptions): PlantStoreAp
         return answer;
       }
 
-      // Authentication before anything about the body (DECISIONS.md): a refused request has no effect
+      // Authentication before anything about the body (docs/service.md): a refused request has no effect
       // and learns nothing about validation.
       const auth = checkBearer(request.header('authorization'));
       if (auth !== AUTH_OK) {

@@ -14,18 +14,15 @@ export type {
 export { createErrorResponse } from './create-error-response.js';
 export type { ErrorResponseInit } from './create-error-response.js';
 
-// Stores
-export { createMemoryStore } from './memory-store.js';
-/**
- * The compact synchronous table behind createMemoryStore, for stores that also keep plants elsewhere
- * (the server's file store keeps its log's plants in one).
- */
-export { PlantTable } from './internal/plant-table.js';
-export { toStoredPlant } from './store.js';
+// Stores: the interface every store implements, the memory store, and what a store author builds on
 export type { InsertResult, PlantStore, StoredPlant } from './store.js';
+export { createMemoryStore } from './memory-store.js';
+export type { MemoryStore } from './memory-store.js';
+export { toStoredPlant } from './store.js';
+export { PlantTable } from './plant-table.js';
 
 // Error codes (generated from openapi.yaml)
 export { ErrorCode, errorStatus } from './generated/error-codes.js';
 
 // The spec's schemas
-export type { ErrorBody, NewPlant, Plant } from './schemas.js';
+export type { ErrorBody, Plant } from './schemas.js';

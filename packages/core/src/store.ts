@@ -1,6 +1,7 @@
 /**
- * A plant as the store keeps it: the exact int64 id, the name, and the tag when it has one.
- * (DECISIONS.md: the id is never rounded; unknown request fields are never stored.)
+ * A plant as the service stores it: the exact int64 id, the name, and the tag when it has one. What a
+ * caller sends is the client's `NewPlant`; what the service answers is a `Plant` (no id).
+ * The id is never rounded, and fields other than these three are never stored (docs/service.md).
  */
 export interface StoredPlant {
   readonly id: bigint;
@@ -14,23 +15,29 @@ export type InsertResult =
   | { readonly created: false; readonly existing: StoredPlant };
 
 /**
- * Where plants live. Asynchronous so that durable or remote stores plug in; `insert` is atomic per
- * id, which is what makes concurrent creates of one id resolve as DECISIONS.md says (one wins, the
- * others replay or conflict).
+ * What the service needs of the place plants live: the insert it calls on every create, a health
+ * check for readiness probes, and an optional `close`. Memory, file and PostgreSQL stores implement
+ * it, and so can a store of your own: `@plant-store/core/testing` checks one against every rule
+ * (docs/stores.md).
+ *
+ * `insert` is atomic per id: of concurrent inserts of one new id exactly one creates, and the others
+ * get `{ created: false, existing }` with the winner, which is how concurrent creates of one id
+ * resolve to one winner and replays or conflicts (docs/service.md, idempotency).
  */
 export interface PlantStore {
-  /** Stores `plant` unless its id is taken; never overwrites. Resolves once the plant is durable. */
+  /**
+   * Stores `plant` unless its id is taken; never overwrites. Resolves once the plant is as durable as
+   * the store promises (in memory: at once; on disk or in a database: committed). Strings come back
+   * exactly as given, U+0000 and lone surrogates included.
+   */
   insert(plant: StoredPlant): Promise<InsertResult>;
-  /** The plant stored under `id`, if any. */
-  get(id: bigint): Promise<StoredPlant | undefined>;
-  /** Every stored plant, in insertion order. */
-  list(): Promise<StoredPlant[]>;
-  /** How many plants are stored. */
-  size(): Promise<number>;
-  /** Removes every plant (tests use it between cases). */
-  clear(): Promise<void>;
+  /**
+   * Resolves when the store can take inserts now; rejects with an Error saying why when it cannot
+   * (closed, failed, its database unreachable). Readiness probes call it, so it must be cheap.
+   */
+  checkHealth(): Promise<void>;
   /** Flushes and releases what the store holds open; the store is unusable afterwards. */
-  close(): Promise<void>;
+  close?(): Promise<void>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createErrorResponse, createMemoryStore, ErrorCode, errorStatus, type PlantStore } from '../src/index.js';
+import { createErrorResponse, createMemoryStore, ErrorCode, errorStatus, type MemoryStore } from '../src/index.js';
 import { AUTH_JSON, makeApp, URL_BASE } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -9,10 +9,10 @@ async function view(response: Response) {
   return { status: response.status, headers: [...response.headers], body: await response.text() };
 }
 
-const failingStore: PlantStore = { ...createMemoryStore(), insert: () => Promise.reject(new Error('disk full')) };
+const failingStore: MemoryStore = { ...createMemoryStore(), insert: () => Promise.reject(new Error('disk full')) };
 
 // Each row makes the app answer one failure; createErrorResponse must give the same answer for the code.
-const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Record<string, string>; body?: string; store?: PlantStore }]> = [
+const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Record<string, string>; body?: string; store?: MemoryStore }]> = [
   [ErrorCode.INVALID_JSON, { body: '{"id":' }],
   [ErrorCode.INVALID_PLANT, { body: '{"id":1,"name":7}' }],
   [ErrorCode.ID_CONFLICT, { body: '{"id":1,"name":"other"}' }],

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryStore, createPlantStoreApp, DEFAULT_BODY_LIMIT, ErrorCode, type PlantStore } from '../src/index.js';
+import { createMemoryStore, createPlantStoreApp, DEFAULT_BODY_LIMIT, ErrorCode, type MemoryStore, type PlantStore } from '../src/index.js';
 import { AUTH_JSON, createRequest, makeApp, plainRequest, read, TOKEN, URL_BASE } from './helpers.js';
 
 describe('POST /plants', () => {
@@ -465,7 +465,7 @@ describe('request ids', () => {
 });
 
 describe('faults', () => {
-  function throwingStore(message: string): PlantStore {
+  function throwingStore(message: string): MemoryStore {
     const store = createMemoryStore();
     return { ...store, insert: async () => Promise.reject(new Error(message)) };
   }
@@ -578,7 +578,7 @@ describe('options', () => {
     // spread of a memory store) must still be called through that insert.
     const inner = createMemoryStore();
     const seen: bigint[] = [];
-    const store: PlantStore = {
+    const store: MemoryStore = {
       ...inner,
       insert: async (plant) => {
         seen.push(plant.id);

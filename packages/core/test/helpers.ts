@@ -1,11 +1,11 @@
-import { createPlantStoreApp, type PlantStoreAppOptions, type PlantStoreRequest } from '../src/index.js';
+import { createPlantStoreApp, type MemoryStore, type PlantStore, type PlantStoreAppOptions, type PlantStoreRequest } from '../src/index.js';
 
 export const TOKEN = 'test-token-1';
 export const URL_BASE = 'http://plants.test';
 
 /** An app with one accepted token, plus whatever the test overrides. */
-export function makeApp(options: Partial<PlantStoreAppOptions> = {}) {
-  return createPlantStoreApp({ tokens: [TOKEN], ...options });
+export function makeApp<S extends PlantStore = MemoryStore>(options: Partial<PlantStoreAppOptions<S>> = {}) {
+  return createPlantStoreApp<S>({ tokens: [TOKEN], ...options });
 }
 
 /** A well-formed create: POST /plants with the test token and a JSON body. */

@@ -1,6 +1,7 @@
 import {
   createMemoryStore,
   createPlantStoreApp,
+  type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
 } from '@plant-store/core';
@@ -8,8 +9,8 @@ import { http, type HttpHandler } from 'msw';
 import { createPlantStoreScenarios, type PlantStoreScenarios } from './create-plant-store-scenarios.js';
 import { DEFAULT_BASE_URL, resolveBaseUrl } from './internal/base-url.js';
 
-/** Options of {@link createPlantStoreHandlers}. */
-export interface PlantStoreHandlersOptions {
+/** Options of {@link createPlantStoreHandlers}; `S` is the type of the store they write to. */
+export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
   /**
    * Where the mocked API lives: an absolute URL (`https://api.example/v1`), or a path (`/api`) that
    * MSW resolves against the page's origin, for same-origin browser apps. A path prefix becomes the
@@ -22,8 +23,8 @@ export interface PlantStoreHandlersOptions {
    * mocks strict: other tokens answer 401 `40102`.
    */
   readonly tokens?: readonly string[] | 'any';
-  /** Where created plants go. Default: a new in-memory store, so each handler set starts empty. */
-  readonly store?: PlantStore;
+  /** Where created plants go. Default: a new memory store, so each handler set starts empty. */
+  readonly store?: S;
   /** The largest accepted body in bytes. Default: the service's 1 MiB. */
   readonly bodyLimit?: number;
   /** Called with every unexpected fault (the 500s) and its request id, e.g. to fail the test. */
@@ -31,7 +32,7 @@ export interface PlantStoreHandlersOptions {
 }
 
 /** One set of Plant Store mocks: the MSW handlers, the store behind them, and ready-made scenarios. */
-export interface PlantStoreHandlers {
+export interface PlantStoreHandlers<S extends PlantStore = MemoryStore> {
   /**
    * Every handler, for `setupServer(...handlers)` / `setupWorker(...handlers)`: `createPlant` first,
    * then the catch-all that answers other paths and methods under `baseUrl` with the service's 404/405.
@@ -40,9 +41,9 @@ export interface PlantStoreHandlers {
   /** The `createPlant` handler alone (`POST {baseUrl}/plants`). */
   readonly createPlant: HttpHandler;
   /** The store the handlers write to: seed it before a test, read it after, clear it between tests. */
-  readonly store: PlantStore;
+  readonly store: S;
   /** The core application that answers; `app.fetch(request)` is what every handler calls. */
-  readonly app: PlantStoreApp;
+  readonly app: PlantStoreApp<S>;
   /** The URL the handlers match, without a trailing slash (e.g. `http://127.0.0.1:4010`, `/api`). */
   readonly baseUrl: string;
   /** Typed failure, network-error and slow answers for `createPlant`, to pass to `server.use()`. */
@@ -67,11 +68,14 @@ export interface PlantStoreHandlers {
  * afterAll(() => server.close());
  * ```
  */
-export function createPlantStoreHandlers(options: PlantStoreHandlersOptions = {}): PlantStoreHandlers {
+export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
+  options: PlantStoreHandlersOptions<S> = {},
+): PlantStoreHandlers<S> {
   const { match, pattern, basePath } = resolveBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
-  const store = options.store ?? createMemoryStore();
+  // Without a store option S is its default, MemoryStore: the cast is what that default means.
+  const store = options.store ?? (createMemoryStore() as unknown as S);
   const app = createPlantStoreApp({
-    // DECISIONS.md "Mocks (MSW) defaults": tests need no secret, malformed credentials still fail.
+    // docs/service.md "Mocks (MSW) defaults": tests need no secret, malformed credentials still fail.
     tokens: options.tokens ?? 'any',
     store,
     ...(basePath !== undefined && { basePath }),

@@ -1,4 +1,4 @@
-import { createErrorResponse, ErrorCode, type ErrorResponseInit, type PlantStoreApp } from '@plant-store/core';
+import { createErrorResponse, ErrorCode, type ErrorResponseInit, type PlantStore, type PlantStoreApp } from '@plant-store/core';
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 
 /** Options every scenario takes. */
@@ -16,7 +16,7 @@ export type UnauthorizedCode = typeof ErrorCode.MISSING_CREDENTIALS | typeof Err
 /**
  * Ready-made `createPlant` answers for the paths a frontend must handle, each a single MSW handler to
  * pass to `server.use()` / `worker.use()`. Every failure has the status, headers and Error body the
- * service specification and DECISIONS.md give it, so client code sees exactly what production sends.
+ * service specification and docs/service.md give it, so client code sees exactly what production sends.
  */
 export interface PlantStoreScenarios {
   /** 401 with a Bearer challenge: `40102` (token not accepted, the default) or `40101` (no credentials). */
@@ -49,7 +49,7 @@ export interface PlantStoreScenarios {
  */
 export function createPlantStoreScenarios(
   createPlantUrl: string,
-  app: PlantStoreApp,
+  app: Pick<PlantStoreApp<PlantStore>, 'fetch'>,
   settings: Pick<ErrorResponseInit, 'basePath' | 'bodyLimit'>,
 ): PlantStoreScenarios {
   // The core builds the answer, so a scenario's status, headers and default wording are the service's.

@@ -13,4 +13,4 @@ export type {
 
 // Re-exported from the core, so tests seed and read the store without a second import.
 export { createMemoryStore, ErrorCode } from '@plant-store/core';
-export type { ErrorBody, PlantStore, StoredPlant } from '@plant-store/core';
+export type { ErrorBody, MemoryStore, PlantStore, StoredPlant } from '@plant-store/core';

@@ -1,4 +1,4 @@
-import { createPlantStoreHandlers, ErrorCode, type PlantStore } from '@plant-store/msw';
+import { createPlantStoreHandlers, ErrorCode, type MemoryStore } from '@plant-store/msw';
 import type { HttpHandler } from 'msw';
 import { expectTypeOf, it } from 'vitest';
 
@@ -6,7 +6,7 @@ it('types the handler set for setupServer and setupWorker', () => {
   const mocks = createPlantStoreHandlers({ baseUrl: '/api', tokens: ['a'], bodyLimit: 10 });
   expectTypeOf(mocks.handlers).toEqualTypeOf<HttpHandler[]>();
   expectTypeOf(mocks.createPlant).toEqualTypeOf<HttpHandler>();
-  expectTypeOf(mocks.store).toEqualTypeOf<PlantStore>();
+  expectTypeOf(mocks.store).toEqualTypeOf<MemoryStore>();
   expectTypeOf(mocks.scenarios.networkError()).toEqualTypeOf<HttpHandler>();
 });
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The plant-store-server command: flags and environment in, a running server out, and a clean
-// shutdown on SIGINT/SIGTERM (DECISIONS.md, "Reference server defaults").
+// shutdown on SIGINT/SIGTERM (docs/service.md, "Reference server defaults").
 import { readFileSync } from 'node:fs';
-import type { FileStore } from './file-store.js';
-import { startPlantStoreServer } from './plant-store-server.js';
+import { openFileStore, type FileStore } from '@plant-store/store-file';
+import { startPlantStoreServer, type PlantStoreServer } from './plant-store-server.js';
 import { USAGE, UsageError, parseCli } from './internal/cli-options.js';
 
 async function main(): Promise<void> {
@@ -27,11 +27,15 @@ async function main(): Promise<void> {
     return;
   }
 
-  const options = command.options;
-  let server;
+  const { options, data } = command;
+  let store: FileStore | undefined;
+  let server: PlantStoreServer;
   try {
-    server = await startPlantStoreServer(options);
+    if (data !== undefined) store = await openFileStore({ path: data });
+    server = await startPlantStoreServer({ ...options, ...(store !== undefined && { store }) });
   } catch (error) {
+    // Bad options (the core checks them) must not leave the data file open and locked.
+    await store?.close().catch(() => undefined);
     process.stderr.write(`plant-store-server: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
   }
@@ -39,15 +43,15 @@ async function main(): Promise<void> {
   // The banner goes out in one write: a program that waits for "listening on" then reads the
   // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
   const banner = [`Plant Store server listening on ${server.url}`];
-  const recovery = (server.store as Partial<FileStore>).recovery;
-  if (options.data !== undefined && recovery !== undefined) {
+  if (store !== undefined) {
+    const recovery = store.recovery;
     // What opening the file found, so an operator sees a repaired crash without reading the file.
     const repaired =
       recovery.truncatedBytes > 0
         ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
         : '';
     banner.push(
-      `Data: ${options.data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})`,
+      `Data: ${data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})`,
     );
   }
   if (options.tokens === undefined && server.tokens !== 'any') {
@@ -65,7 +69,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    server.close().then(
+    server
+      .close()
+      .then(() => store?.close())
+      .then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`plant-store-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);

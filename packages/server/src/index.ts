@@ -1,18 +1,12 @@
 // The public surface of @plant-store/server, by name.
 
 // The server
-export { startPlantStoreServer, generateToken } from './plant-store-server.js';
-export type {
-  PlantStoreServer,
-  PlantStoreServerOptions,
-  PlantStoreServerTimeouts,
-  LogSink,
-} from './plant-store-server.js';
+export { startPlantStoreServer } from './plant-store-server.js';
+export type { PlantStoreServer, PlantStoreServerOptions, PlantStoreServerTimeouts } from './plant-store-server.js';
+
+// A listener for a node:http server of your own (plain node:http, Express, Fastify's serverFactory)
+export { createPlantStoreListener, generateToken } from './create-plant-store-listener.js';
+export type { LogSink, PlantStoreListener, PlantStoreListenerOptions } from './create-plant-store-listener.js';
+
 // The core's shape of the `cors` option, so a typed `cors: { origins, maxAge }` needs no other import
 export type { CorsOptions } from '@plant-store/core';
-
-// The durable store behind `data` / `--data`, for programs that open it themselves
-export { openFileStore } from './file-store.js';
-export type { FileStore, FileStoreOptions, FileStoreRecovery, FileStoreStats } from './file-store.js';
-export { FileStoreError } from './file-store-error.js';
-export type { FileStoreErrorCode } from './file-store-error.js';

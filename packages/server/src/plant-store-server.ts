@@ -1,24 +1,16 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
-import { createPlantStoreApp, type CorsOptions, type PlantStore, type PlantStoreApp } from '@plant-store/core';
-import { openFileStore } from './file-store.js';
-import { ClientClosedError } from './internal/node-request.js';
-import { createRequestListener, type ListenerState } from './internal/request-listener.js';
-import { createLogger, describeError } from './internal/logger.js';
+import type { MemoryStore, PlantStore } from '@plant-store/core';
+import { createListenerParts, type PlantStoreListenerOptions } from './create-plant-store-listener.js';
+import type { ListenerState } from './internal/request-listener.js';
+import type { Logger } from './internal/logger.js';
 import {
   answerForClientError,
-  createTransportAnswers,
   newRequestId,
   rawResponse,
   type TransportAnswer,
   type TransportAnswers,
 } from './internal/transport-errors.js';
-
-/** Where JSON log lines go: anything with a `write(string)`, such as a stream or a test's collector. */
-export interface LogSink {
-  write(line: string): unknown;
-}
 
 /** Time limits of the server, in milliseconds. Small on purpose: slow clients are cut in seconds. */
 export interface PlantStoreServerTimeouts {
@@ -32,46 +24,21 @@ export interface PlantStoreServerTimeouts {
   readonly shutdownTimeout?: number;
 }
 
-/** Options of {@link startPlantStoreServer}. Every one has a CLI flag and an environment variable. */
-export interface PlantStoreServerOptions {
+/**
+ * Options of {@link startPlantStoreServer}: the listener's, plus where to listen and the time limits.
+ * The CLI has a flag and an environment variable for each, and `--data` for a file store.
+ */
+export interface PlantStoreServerOptions<S extends PlantStore = MemoryStore> extends PlantStoreListenerOptions<S> {
   /** TCP port; `0` picks a free one (see {@link PlantStoreServer.port}). Default 4010. */
   readonly port?: number;
   /** Interface to listen on. Default `127.0.0.1`: opening it wider is an explicit choice. */
   readonly host?: string;
-  /**
-   * Accepted bearer tokens, or `"any"` to accept every well-formed bearer token. Default: one random
-   * token made at start, returned in {@link PlantStoreServer.tokens} (DECISIONS.md: the server never
-   * accepts every token unless told so).
-   */
-  readonly tokens?: readonly string[] | 'any';
-  /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
-  readonly basePath?: string;
-  /** The largest accepted body in bytes. Default 1 MiB. */
-  readonly bodyLimit?: number;
-  /**
-   * Cross-origin access for browser apps: the core's {@link CorsOptions} (`{ origins, maxAge }`), or
-   * just the origins (a list, or `"*"`) with the default preflight cache of 600 s. Default: CORS off.
-   */
-  readonly cors?: CorsOptions | readonly string[] | '*';
-  /** A file for the durable store (created when missing). Default: plants live in memory. */
-  readonly data?: string;
-  /**
-   * The store to use, for programs and tests. It stays open after `close()`: its owner closes it.
-   * Not together with `data`.
-   */
-  readonly store?: PlantStore;
-  /**
-   * JSON-line request log: `true` for stderr, or any sink with `write(string)`. Lines carry time,
-   * level, request id, method, path, status and duration; never a token, header value or body.
-   * Default: off.
-   */
-  readonly log?: boolean | LogSink;
   /** Time limits; see {@link PlantStoreServerTimeouts}. */
   readonly timeouts?: PlantStoreServerTimeouts;
 }
 
 /** A running reference server. */
-export interface PlantStoreServer {
+export interface PlantStoreServer<S extends PlantStore = MemoryStore> {
   /** The base URL clients call, base path included, e.g. `http://127.0.0.1:4010/api`. */
   readonly url: string;
   /** The port actually listened on (useful with `port: 0`). */
@@ -81,10 +48,11 @@ export interface PlantStoreServer {
   /** The accepted tokens (the generated one when none was given), or `"any"`. */
   readonly tokens: readonly string[] | 'any';
   /** The store plants are written to. */
-  readonly store: PlantStore;
+  readonly store: S;
   /**
    * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeout`), closes
-   * idle keep-alive sockets, then flushes and closes the store the server opened. Safe to call twice.
+   * idle keep-alive sockets, then closes the store when it is the server's own (no `store` option
+   * given); a store the caller passed stays open for its owner to close. Safe to call twice.
    */
   close(): Promise<void>;
 }
@@ -97,11 +65,6 @@ const DEFAULTS = {
   keepAliveTimeout: 5_000,
   shutdownTimeout: 10_000,
 } as const;
-
-/** A random bearer token: 192 bits, URL-safe, so it can be pasted into a shell or a header. */
-export function generateToken(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 /**
  * Starts the Plant Store reference server on node:http and resolves once it listens.
@@ -117,53 +80,25 @@ export function generateToken(): string {
  * await server.close();
  * ```
  */
-export async function startPlantStoreServer(
-  options: PlantStoreServerOptions = {},
-): Promise<PlantStoreServer> {
+export async function startPlantStoreServer<S extends PlantStore = MemoryStore>(
+  options: PlantStoreServerOptions<S> = {},
+): Promise<PlantStoreServer<S>> {
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new RangeError(`port must be an integer from 0 to 65535, got ${String(port)}`);
   }
-  if (options.data !== undefined && options.store !== undefined) {
-    throw new TypeError('give either data (a file) or store, not both');
-  }
-  const tokens = options.tokens ?? [generateToken()];
   const timeouts = { ...DEFAULTS, ...definedOnly(options.timeouts) };
   for (const [name, value] of Object.entries(timeouts)) {
     if (!Number.isInteger(value) || value <= 0) {
       throw new RangeError(`timeouts.${name} must be a positive number of milliseconds`);
     }
   }
-  const logger =
-    options.log === undefined || options.log === false
-      ? undefined
-      : createLogger(options.log === true ? process.stderr : options.log);
-
-  const store = options.data !== undefined ? await openFileStore({ path: options.data }) : options.store;
+  const { app, tokens, state, logger, listener, continueListener } = createListenerParts(options);
+  // A store the caller gave stays open after close(): its owner closes it. The default memory store
+  // is the server's own.
   const ownsStore = options.store === undefined;
-  let app: PlantStoreApp;
-  let answers: TransportAnswers;
-  try {
-    app = createPlantStoreApp({
-      tokens,
-      ...(store !== undefined && { store }),
-      ...(options.basePath !== undefined && { basePath: options.basePath }),
-      ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
-      ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
-      onError: (error, requestId) => {
-        // A client that leaves mid-body is not a fault of the server.
-        if (error instanceof ClientClosedError) return;
-        logger?.error({ requestId, event: 'fault', error: describeError(error) });
-      },
-    });
-    answers = await createTransportAnswers(app.basePath);
-  } catch (error) {
-    // Bad options (the core checks them) must not leave the data file open and locked: the caller
-    // fixes them and starts again in the same process.
-    if (ownsStore) await store?.close();
-    throw error;
-  }
+  const answers = await state.answers;
 
   const server = createServer({
     // Node rejects a headers timeout above the request timeout.
@@ -181,18 +116,12 @@ export async function startPlantStoreServer(
   });
 
   let closing: Promise<void> | undefined;
-  const state: ListenerState = {
-    closing: false,
-    inFlight: 0,
-    onIdle: () => server.closeIdleConnections(),
-    logger,
-    answers,
-  };
-  server.on('request', createRequestListener(app, state, false));
-  server.on('checkContinue', createRequestListener(app, state, true));
+  state.onIdle = () => server.closeIdleConnections();
+  server.on('request', listener);
+  server.on('checkContinue', continueListener);
   // An Expect other than 100-continue is ignored and the request answered as usual (RFC 9110
   // §10.1.1 lets a server do that instead of a 417), which Node would otherwise send bare.
-  server.on('checkExpectation', createRequestListener(app, state, false));
+  server.on('checkExpectation', listener);
   // A CONNECT names no path of this service: the core's rule for unknown paths, 404 with the JSON
   // Error body. Without a listener Node would cut the socket without an answer.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
@@ -207,7 +136,7 @@ export async function startPlantStoreServer(
   try {
     await listen(server, port, host);
   } catch (error) {
-    if (ownsStore) await app.store.close();
+    if (ownsStore) await app.store.close?.();
     throw error;
   }
   const address = server.address();
@@ -222,7 +151,7 @@ export async function startPlantStoreServer(
     store: app.store,
     close() {
       closing ??= shutdown(server, state, timeouts.shutdownTimeout, async () => {
-        if (ownsStore) await app.store.close();
+        if (ownsStore) await app.store.close?.();
       });
       return closing;
     },
@@ -274,7 +203,7 @@ function onClientError(
   error: NodeJS.ErrnoException,
   socket: Socket,
   answers: TransportAnswers,
-  logger: ReturnType<typeof createLogger> | undefined,
+  logger: Logger | undefined,
 ): void {
   // Node's own rule (docs of 'clientError'): write only when the socket still can take an answer
   // and no response has started on it; otherwise the bytes would corrupt a response in progress.
@@ -297,9 +226,4 @@ function onClientError(
 function answerOnSocket(socket: Socket, answer: TransportAnswer, requestId: string): void {
   socket.end(rawResponse(answer, requestId));
   socket.destroySoon();
-}
-
-/** The server's `cors` option as the core takes it: a bare list or `"*"` names the origins only. */
-function corsOptions(cors: CorsOptions | readonly string[] | '*'): CorsOptions {
-  return cors === '*' || Array.isArray(cors) ? { origins: cors as readonly string[] | '*' } : (cors as CorsOptions);
 }

@@ -6,7 +6,8 @@ import { UsageError, parseCli } from '../src/internal/cli-options.js';
 const start = (argv: string[], env: Record<string, string> = {}) => {
   const command = parseCli(argv, env);
   if (command.kind !== 'start') throw new Error(`expected start, got ${command.kind}`);
-  return command.options;
+  // The data file is the CLI's own (it opens the file store); the rest are the server's options.
+  return command.data === undefined ? command.options : { ...command.options, data: command.data };
 };
 
 it('starts with no options at all, leaving every default to the server', () => {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore, type PlantStore } from '@plant-store/core';
 import { afterEach, expect, it } from 'vitest';
-import { openFileStore, startPlantStoreServer } from '../src/index.js';
+import { openFileStore } from '@plant-store/store-file';
+import { startPlantStoreServer } from '../src/index.js';
 import { RawConnection, TOKEN, connectionRefused, createPlant, postHead, serve } from './helpers.js';
 
 const dirs: string[] = [];
@@ -81,11 +82,8 @@ it('rejects with EADDRINUSE when the port is taken', async () => {
   await expect(serve({ port: first.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
 });
 
-it('refuses a port outside 0 to 65535, and data together with store', async () => {
+it('refuses a port outside 0 to 65535', async () => {
   await expect(startPlantStoreServer({ port: 70_000 })).rejects.toThrow(/port/);
-  await expect(
-    startPlantStoreServer({ port: 0, data: 'x.log', store: createMemoryStore() }),
-  ).rejects.toThrow(/either data/);
 });
 
 it('writes to the store it is given and leaves that store open after close', async () => {
@@ -96,33 +94,32 @@ it('writes to the store it is given and leaves that store open after close', asy
   expect(await store.get(9007199254740993n)).toEqual({ id: 9007199254740993n, name: 'Exact' });
 });
 
-it('keeps plants in the data file across restarts', async () => {
+it('keeps plants in a file store across restarts of the server', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
   dirs.push(dir);
   const path = join(dir, 'plants.log');
-  const first = await serve({ data: path });
+  const firstStore = await openFileStore({ path });
+  const first = await serve({ store: firstStore });
   expect((await createPlant(first, '{"id":1,"name":"Fern"}')).status).toBe(200);
   await first.close();
-  const second = await serve({ data: path });
+  await firstStore.close();
+  const secondStore = await openFileStore({ path });
+  const second = await serve({ store: secondStore });
   expect(await second.store.get(1n)).toEqual({ id: 1n, name: 'Fern' });
   // The same plant replays, a different one conflicts: the file is the store.
   expect((await createPlant(second, '{"id":1,"name":"Fern"}')).status).toBe(200);
   expect((await createPlant(second, '{"id":1,"name":"Oak"}')).status).toBe(400);
   await second.close();
-  const reopened = await openFileStore({ path });
-  expect(await reopened.size()).toBe(1);
-  await reopened.close();
+  expect(await secondStore.size()).toBe(1);
+  await secondStore.close();
 });
 
-// Regression: the data file was opened before the core checked the other options, and a start that
-// failed on them left it open and locked, so the corrected start in the same process was refused.
-it('lets go of the data file when a start fails on bad options, so the next start opens it', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
-  dirs.push(dir);
-  const path = join(dir, 'plants.log');
-  await expect(startPlantStoreServer({ port: 0, tokens: ['not a token'], data: path })).rejects.toThrow(TypeError);
-  await expect(startPlantStoreServer({ port: 0, tokens: [TOKEN], basePath: 'a?b', data: path })).rejects.toThrow(TypeError);
-  const server = await serve({ data: path });
+it('leaves a store it was given open when its start fails on bad options, so the caller can start again', async () => {
+  const store = createMemoryStore();
+  await expect(startPlantStoreServer({ port: 0, tokens: ['not a token'], store })).rejects.toThrow(TypeError);
+  await expect(startPlantStoreServer({ port: 0, tokens: [TOKEN], basePath: 'a?b', store })).rejects.toThrow(TypeError);
+  await store.checkHealth();
+  const server = await serve({ store });
   expect((await createPlant(server, '{"id":1,"name":"Fern"}')).status).toBe(200);
 });
 
@@ -164,13 +161,8 @@ it('leaves a store it was given open: its owner closes it', async () => {
   expect(closes).toBe(0);
 });
 
-it('resolves both calls when close is called twice, and releases the data file it opened', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'plant-store-server-'));
-  dirs.push(dir);
-  const path = join(dir, 'plants.log');
-  const server = await startPlantStoreServer({ port: 0, tokens: [TOKEN], data: path });
+it('resolves both calls when close is called twice, and closes the memory store it made', async () => {
+  const server = await startPlantStoreServer({ port: 0, tokens: [TOKEN] });
   await Promise.all([server.close(), server.close()]);
-  // The file store locks its file while open: opening it again proves close() closed it.
-  const reopened = await openFileStore({ path });
-  await reopened.close();
+  await expect(server.store.checkHealth()).rejects.toThrow(/closed/);
 });

@@ -104,7 +104,7 @@ it('logs an unexpected fault of the store as an error line without the request d
 
 it('answers the core 50001 and logs its request id when the app itself rejects (the last-resort 500)', async () => {
   const log = collector();
-  const state = { closing: false, inFlight: 0, onIdle: () => {}, logger: createLogger(log), answers: await createTransportAnswers('') };
+  const state = { closing: false, inFlight: 0, onIdle: () => {}, logger: createLogger(log), answers: createTransportAnswers('') };
   const failing = { handle: () => Promise.reject(new Error('boom')) };
   const server = createServer(createRequestListener(failing, state, false));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

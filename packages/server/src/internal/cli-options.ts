@@ -10,7 +10,8 @@ export class UsageError extends Error {
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions };
+  /** `data`: the file of a file store (`--data`); without it plants live in memory. */
+  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions; readonly data?: string };
 
 /** The `--help` text. */
 export const USAGE = `Usage: plant-store-server [options]
@@ -124,12 +125,11 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
   }
 
   const data = values.data ?? nonEmpty(env.PLANT_STORE_DATA);
-  if (data !== undefined) options.data = data;
 
   const log = values.log ?? parseFlag(env.PLANT_STORE_LOG, 'PLANT_STORE_LOG');
   if (log === true) options.log = true;
 
-  return { kind: 'start', options };
+  return { kind: 'start', options, ...(data !== undefined && { data }) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import type { LogSink } from '../plant-store-server.js';
+import type { LogSink } from '../create-plant-store-listener.js';
 
 /** One log line's fields besides `time` and `level`. Values are written with `JSON.stringify`. */
 export type LogFields = Record<string, string | number | boolean | undefined>;

@@ -27,7 +27,8 @@ export class NodeRequest implements PlantStoreRequest {
     private readonly expectsContinue: boolean,
   ) {
     this.method = req.method ?? 'GET';
-    this.path = pathOf(req.url ?? '/');
+    // Express strips the mount path from `url` and keeps the full one in `originalUrl`.
+    this.path = pathOf((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/');
   }
 
   header(name: string): string | null {

@@ -13,8 +13,8 @@ export interface ListenerState {
   /** Called when `inFlight` drops, so a closing server can let go of idle sockets at once. */
   onIdle: () => void;
   readonly logger: Logger | undefined;
-  /** The answers the server gives without the core. */
-  readonly answers: TransportAnswers;
+  /** The answers the server gives without the core (built once, asynchronously, at creation). */
+  readonly answers: Promise<TransportAnswers>;
 }
 
 /**
@@ -33,7 +33,7 @@ export function createRequestListener(
     // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host. Node would send
     // an empty 400 itself; doing it here keeps the JSON Error body every failure promises.
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
-      sendAnswer(state, req, res, state.answers.missingHost, started);
+      void state.answers.then((answers) => sendAnswer(state, req, res, answers.missingHost, started));
       return;
     }
     const request = new NodeRequest(req, res, expectsContinue);
@@ -44,7 +44,7 @@ export function createRequestListener(
         // The 500 says its request id identifies the fault in the log, so the log line names it.
         const requestId = newRequestId();
         state.logger?.error({ requestId, event: 'unhandled', error: describeError(error) });
-        sendAnswer(state, req, res, state.answers.internalError, started, requestId);
+        void state.answers.then((answers) => sendAnswer(state, req, res, answers.internalError, started, requestId));
       },
     );
   };

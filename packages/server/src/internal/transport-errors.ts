@@ -4,7 +4,7 @@ import { createErrorResponse, ErrorCode } from '@plant-store/core';
 
 /**
  * An answer the server gives on its own, where the core never sees a request: the HTTP parser
- * failed, the client was too slow, or the socket broke. DECISIONS.md asks for the spec's JSON
+ * failed, the client was too slow, or the socket broke. docs/service.md asks for the spec's JSON
  * `Error` body even then, wherever Node lets the server choose.
  */
 export interface TransportAnswer {

@@ -60,9 +60,7 @@ let zeros: Buffer | undefined;
  * How long, at most, the next batch waits for the clients whose creates the last batch answered
  * (see #rejoin). Short, so a client that does not come back costs little. Not 1: libuv counts a
  * timer from the loop's time, read when the loop last woke, so after a busy turn a 1 ms wait often
- * ended well under 1 ms of real time, and half the batches went out short (measured at 16
- * connections: 13–14 records per write, against 16 at 2 ms, with 5–10% less CPU per create and
- * more req/s in 8 rounds of 8; 3 ms was no better).
+ * ended well under 1 ms of real time, and half the batches went out short; longer waits gained nothing.
  */
 export const REJOIN_WAIT_MS = 2;
 
@@ -147,8 +145,6 @@ export class FileStoreEngine implements PlantStore {
   #size: number;
   /** Bytes of the file known to be written (records, or synced zeros): writes below it overwrite. */
   #allocated: number;
-  /** The log is in format version 1 (no batch field): continued as such until a `clear`. */
-  #v1: boolean;
   /** Zero-filling chunk size; 0 once preallocation is off. */
   #chunk: number;
   /** The zero-filling in flight: it never rejects; its error waits in `#extendError`. */
@@ -179,7 +175,6 @@ export class FileStoreEngine implements PlantStore {
     chunk: number,
     index: PlantTable,
     recovery: FileStoreRecovery,
-    v1: boolean,
   ) {
     this.path = file;
     this.#fd = fd;
@@ -191,7 +186,6 @@ export class FileStoreEngine implements PlantStore {
     this.#chunk = chunk;
     this.#index = index;
     this.recovery = recovery;
-    this.#v1 = v1;
   }
 
   /** Locks, creates or replays, and repairs a torn tail. */
@@ -247,7 +241,7 @@ export class FileStoreEngine implements PlantStore {
         ...(truncatedBytes > 0 ? { truncatedAt: scan.end, reason: scan.tornReason } : {}),
       };
       const chunk = options.preallocate ?? PREALLOCATE_CHUNK;
-      const engine = new FileStoreEngine(resolved, fd, io, dsync, lock, size, chunk, index, recovery, scan.version === 1);
+      const engine = new FileStoreEngine(resolved, fd, io, dsync, lock, size, chunk, index, recovery);
       // Started now, so that the first batches find their blocks written.
       engine.#preallocate();
       return engine;
@@ -282,6 +276,11 @@ export class FileStoreEngine implements PlantStore {
     this.#kick();
     await promise;
     return CREATED;
+  }
+
+  /** Rejects once the store is closed, or failed (a write or fsync error: fail-stop until reopened). */
+  async checkHealth(): Promise<void> {
+    this.#usable();
   }
 
   async get(id: bigint): Promise<StoredPlant | undefined> {
@@ -358,8 +357,7 @@ export class FileStoreEngine implements PlantStore {
       // Each batch starts in the check phase, after the poll phase's callbacks: every request that
       // arrived in the same event-loop turn (and, after a write, every one the loop read while it was
       // in flight) joins it, rather than the first one going out alone. On one core the per-write cost
-      // is mostly kernel and thread-pool hand-offs, so fewer, larger batches are less CPU per create
-      // (measured with bench/scripts/durable-ab.mjs: ~5 -> ~6.5 records per write at 16 connections).
+      // is mostly kernel and thread-pool hand-offs, so fewer, larger batches are less CPU per create.
       await checkPhase();
       // Checked and cleared in one synchronous step, so an insert never finds a writer that has
       // already decided to stop.
@@ -386,9 +384,7 @@ export class FileStoreEngine implements PlantStore {
    * (`target` records queued: those waiting already, plus one per answer), or REJOIN_WAIT_MS passes.
    * Without it, the answered clients come back while the few creates that arrived during the write
    * are being written, and the load splits into two half-sized batches forever, each paying the whole
-   * cost of a write (on one core mostly kernel time and thread-pool hand-offs, not bytes): measured
-   * with bench/scripts/durable-ab.mjs at 16 connections, ~7 -> ~11 records per write and ~10% less
-   * CPU per create. A lone client's next create meets the target alone, so it is written at once;
+   * cost of a write (on one core mostly kernel time and thread-pool hand-offs, not bytes). A lone client's next create meets the target alone, so it is written at once;
    * only creates that arrive while answered clients are still missing wait, at most REJOIN_WAIT_MS.
    * Every create is still answered only once its batch is durable.
    */
@@ -452,7 +448,7 @@ export class FileStoreEngine implements PlantStore {
    * soon as #commit's write has returned, because only one batch is ever being written.
    */
   #encode(batch: PendingRecord[]): Buffer {
-    const field = this.#v1 ? undefined : batchField(this.#size);
+    const field = batchField(this.#size);
     let bound = 0;
     for (const record of batch) bound += lineBound(record.json);
     let buf = this.#batchBuffer;
@@ -532,8 +528,6 @@ export class FileStoreEngine implements PlantStore {
     // Like a closed log, a cleared one is just its header; the next batch starts the zero-filling again.
     this.#size = HEADER_LINE.length;
     this.#allocated = HEADER_LINE.length;
-    // A cleared version-1 log starts again in the current format.
-    this.#v1 = false;
     this.#index.clear();
     op.resolve();
   }

@@ -2,24 +2,21 @@ import type { StoredPlant } from '@plant-store/core';
 import { crc32 } from './file-store-crc32.js';
 import { FileStoreError } from '../file-store-error.js';
 
-// One record per line. Version 2 (written since batches carry their start): 8 lower-case hex digits
-// of the CRC-32 of the rest of the line, a space, 12 lower-case hex digits of the byte offset at which
-// the record's batch (the one write that carried it) starts, a space, the JSON text, "\n". Version 1
-// (still read, and continued in its own format): the CRC, a space, the JSON text, "\n".
+// One record per line: 8 lower-case hex digits of the CRC-32 of the rest of the line, a space, 12
+// lower-case hex digits of the byte offset at which the record's batch (the one write that carried it)
+// starts, a space, the JSON text, "\n". The header line has no batch field: the CRC, a space, the JSON.
 // JSON.stringify escapes every control character (and lone surrogates since ES2019), so a record
 // never contains a raw newline and every string round-trips exactly.
 const NL = 0x0a;
 const SP = 0x20;
 const PREFIX = 9; // "xxxxxxxx "
 const BATCH_DIGITS = 12;
-const PREFIX_V2 = PREFIX + BATCH_DIGITS + 1; // "xxxxxxxx bbbbbbbbbbbb "
+const RECORD_PREFIX = PREFIX + BATCH_DIGITS + 1; // "xxxxxxxx bbbbbbbbbbbb "
 /** The largest batch offset 12 hex digits hold (256 TiB). */
 const MAX_BATCH = 2 ** (4 * BATCH_DIGITS) - 1;
 
 /** The first line of every log: it says what the file is, so that a wrong `--data` path is refused. */
 export const HEADER_JSON = '{"format":"plant-store-log","version":2}';
-/** The header of a version-1 log (records without their batch's offset). */
-export const HEADER_JSON_V1 = '{"format":"plant-store-log","version":1}';
 const FORMAT = 'plant-store-log';
 
 const INT64_MIN = -(2n ** 63n);
@@ -43,28 +40,28 @@ function writeChecksum(target: Buffer, at: number, from: number, to: number): vo
  * measuring each string twice.
  */
 export function lineBound(json: string): number {
-  return PREFIX_V2 + 3 * json.length + 1;
+  return RECORD_PREFIX + 3 * json.length + 1;
 }
 
 /**
- * Writes `json` at `at` in `target` as one checksummed line and returns where the line ends:
- * version 2 (after the checksum, the batch field from {@link batchField}) when `field` is given,
- * else version 1 (the header's framing too). `target` must hold {@link lineBound} bytes from `at`.
+ * Writes `json` at `at` in `target` as one checksummed line and returns where the line ends: a record
+ * (after the checksum, the batch field from {@link batchField}) when `field` is given, else the
+ * header's framing. `target` must hold {@link lineBound} bytes from `at`.
  */
 export function writeLine(target: Buffer, at: number, json: string, field?: string): number {
-  const prefix = field === undefined ? PREFIX : PREFIX_V2;
+  const prefix = field === undefined ? PREFIX : RECORD_PREFIX;
   const end = at + prefix + target.write(json, at + prefix, 'utf8');
   target[at + PREFIX - 1] = SP;
   if (field !== undefined) {
     target.write(field, at + PREFIX, 'latin1');
-    target[at + PREFIX_V2 - 1] = SP;
+    target[at + RECORD_PREFIX - 1] = SP;
   }
   target[end] = NL;
   writeChecksum(target, at, at + PREFIX, end);
   return end + 1;
 }
 
-/** `json` framed as one line of its own (the header; records of version 1, or of 2 with `field`). */
+/** `json` framed as one line of its own (the header, or a record with `field`). */
 function framed(json: string, field?: string): Buffer {
   const line = Buffer.allocUnsafe(lineBound(json));
   return line.subarray(0, writeLine(line, 0, json, field));
@@ -72,8 +69,6 @@ function framed(json: string, field?: string): Buffer {
 
 /** The header line, framed. */
 export const HEADER_LINE = framed(HEADER_JSON);
-/** The version-1 header line, framed. Same length as {@link HEADER_LINE}. */
-export const HEADER_LINE_V1 = framed(HEADER_JSON_V1);
 
 /** The JSON of a record. The id is written as a decimal string, so no JSON reader can round it. */
 export function plantJson(plant: StoredPlant): string {
@@ -81,11 +76,6 @@ export function plantJson(plant: StoredPlant): string {
   return plant.tag === undefined
     ? `{"id":"${plant.id}","name":${name}}`
     : `{"id":"${plant.id}","name":${name},"tag":${JSON.stringify(plant.tag)}}`;
-}
-
-/** The version-1 log line of `plant`. */
-export function encodePlantV1(plant: StoredPlant): Buffer {
-  return framed(plantJson(plant));
 }
 
 /** The batch field of a batch written at byte `offset`: formatted once per batch, not per record. */
@@ -96,12 +86,12 @@ export function batchField(offset: number): string {
   return offset.toString(16).padStart(BATCH_DIGITS, '0');
 }
 
-/** The version-2 log line of `plant`, in the batch written at byte `batchStart`. */
+/** The log line of `plant`, in the batch written at byte `batchStart`. */
 export function encodePlant(plant: StoredPlant, batchStart: number): Buffer {
   return framed(plantJson(plant), batchField(batchStart));
 }
 
-/** Why a line is not a record, or the record's JSON value (and, in version 2, its batch's offset). */
+/** Why a line is not a record, or the record's JSON value and its batch's offset (0 for the header). */
 type Parsed = { ok: true; value: unknown; batch: number } | { ok: false; reason: string };
 
 function hexDigit(byte: number): number {
@@ -110,9 +100,9 @@ function hexDigit(byte: number): number {
   return -1;
 }
 
-/** The line from `start` to `end` (its newline); `v2` when it carries a batch field. */
-function parseLine(buf: Buffer, start: number, end: number, v2: boolean): Parsed {
-  const prefix = v2 ? PREFIX_V2 : PREFIX;
+/** The line from `start` to `end` (its newline); `record` when it carries a batch field (all but the header). */
+function parseLine(buf: Buffer, start: number, end: number, record: boolean): Parsed {
+  const prefix = record ? RECORD_PREFIX : PREFIX;
   if (end - start < prefix + 2) return { ok: false, reason: 'record too short' };
   let expected = 0;
   for (let i = start; i < start + 8; i++) {
@@ -123,13 +113,13 @@ function parseLine(buf: Buffer, start: number, end: number, v2: boolean): Parsed
   if (buf[start + 8] !== SP) return { ok: false, reason: 'no checksum' };
   if (crc32(buf.subarray(start + PREFIX, end)) !== expected) return { ok: false, reason: 'checksum mismatch' };
   let batch = 0;
-  if (v2) {
+  if (record) {
     for (let i = start + PREFIX; i < start + PREFIX + BATCH_DIGITS; i++) {
       const digit = hexDigit(buf[i]!);
       if (digit < 0) return { ok: false, reason: 'no batch field' };
       batch = batch * 16 + digit;
     }
-    if (buf[start + PREFIX_V2 - 1] !== SP) return { ok: false, reason: 'no batch field' };
+    if (buf[start + RECORD_PREFIX - 1] !== SP) return { ok: false, reason: 'no batch field' };
   }
   try {
     return { ok: true, value: JSON.parse(buf.toString('utf8', start + prefix, end)), batch };
@@ -181,29 +171,27 @@ export interface ScanResult {
   readonly used: number;
   /** The header is missing or torn (a new, or cleared-then-crashed, file): write it at byte 0. */
   readonly needsHeader: boolean;
-  /** The log's format version: 1 (records without a batch field) or 2. A new file is 2. */
-  readonly version: 1 | 2;
   /** Why the bytes from `end` on were dropped, when any were. */
   readonly tornReason?: string;
 }
 
 /** The line's batch offset when it is an intact record, else `undefined`. */
-function intactBatch(buf: Buffer, start: number, end: number, v2: boolean): number | undefined {
-  const parsed = parseLine(buf, start, end, v2);
+function intactBatch(buf: Buffer, start: number, end: number): number | undefined {
+  const parsed = parseLine(buf, start, end, true);
   return parsed.ok && checkRecord(parsed.value) === undefined ? parsed.batch : undefined;
 }
 
 /**
- * Where an intact version-2 record ends the damaged line `[start, end)`, or -1. A record whose newline
+ * Where an intact record ends the damaged line `[start, end)`, or -1. A record whose newline
  * was damaged runs into the next one, which is then intact although no line starts at it; so does an
  * intact record after garbage that has no newline. Looked for only after damage: every position that
  * could start a record's prefix is tried, and the last intact one wins (the line ends at its newline).
  */
 function embeddedRecord(buf: Buffer, start: number, end: number): number {
   let found = -1;
-  for (let at = start + 1; at + PREFIX_V2 + 2 <= end; at++) {
-    if (buf[at + PREFIX - 1] !== SP || buf[at + PREFIX_V2 - 1] !== SP) continue;
-    if (intactBatch(buf, at, end, true) !== undefined) found = at;
+  for (let at = start + 1; at + RECORD_PREFIX + 2 <= end; at++) {
+    if (buf[at + PREFIX - 1] !== SP || buf[at + RECORD_PREFIX - 1] !== SP) continue;
+    if (intactBatch(buf, at, end) !== undefined) found = at;
   }
   return found;
 }
@@ -237,7 +225,7 @@ function corrupt(path: string, offset: number, what: string): FileStoreError {
 /**
  * Replays a whole log. The engine writes one batch at a time and answers a batch only once its write
  * is durable, so a crash can tear only the last batch, and in any order of its disk blocks: a damaged
- * line may be followed by intact records of that same batch. Every version-2 record names the byte
+ * line may be followed by intact records of that same batch. Every record names the byte
  * offset at which its batch starts, which tells such a tear from damage to acknowledged data:
  *
  * - damage followed by no intact record: a torn tail; cut at the damage;
@@ -248,24 +236,17 @@ function corrupt(path: string, offset: number, what: string): FileStoreError {
  *   earlier batch): the damage hit records that were acknowledged; refused with the offset;
  * - an intact record whose newline alone is wrong, followed by an intact record: refused, even in the
  *   last batch, since a torn write cannot leave that (see {@link embeddedRecord}).
- *
- * A version-1 log has no batch field: any intact record after damage is refused, as before.
  */
 export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult {
-  if (buf.length === 0) return { count: 0, end: 0, used: 0, needsHeader: true, version: 2 };
+  if (buf.length === 0) return { count: 0, end: 0, used: 0, needsHeader: true };
   // Zeros after the last written byte are the log's preallocated space, or the rest of a chunk whose
   // zero-filling a crash interrupted: unused, not damage. No record contains a NUL byte (JSON escapes
   // control characters), so trimming them never shortens a record.
   const used = usedLength(buf);
-  if (used > 0 && used < HEADER_LINE.length && (startsWith(buf, HEADER_LINE, used) || startsWith(buf, HEADER_LINE_V1, used))) {
-    return { count: 0, end: 0, used, needsHeader: true, version: 2, tornReason: 'torn header' };
+  if (used > 0 && used < HEADER_LINE.length && startsWith(buf, HEADER_LINE, used)) {
+    return { count: 0, end: 0, used, needsHeader: true, tornReason: 'torn header' };
   }
-  let version: 1 | 2;
-  if (startsWith(buf, HEADER_LINE)) {
-    version = 2;
-  } else if (startsWith(buf, HEADER_LINE_V1)) {
-    version = 1;
-  } else {
+  if (!startsWith(buf, HEADER_LINE)) {
     const nl = buf.indexOf(NL);
     const first = parseLine(buf, 0, nl === -1 ? buf.length : nl, false);
     const head = first.ok ? (first.value as { format?: unknown; version?: unknown } | null) : null;
@@ -273,7 +254,7 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       throw new FileStoreError(
         'unsupported',
         path,
-        `${path} is a plant store log of format version ${String(head.version)}; this server reads versions 1 and 2.`,
+        `${path} is a plant store log of format version ${String(head.version)}; this store reads version 2.`,
       );
     }
     throw new FileStoreError(
@@ -282,7 +263,6 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       `${path} is not a plant store data file (it does not start with the plant-store-log header); refusing to touch it. Point --data at a new file or at an existing plant store log.`,
     );
   }
-  const v2 = version === 2;
 
   let count = 0;
   let pos = HEADER_LINE.length;
@@ -295,18 +275,16 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
     if (nl === -1) {
       reason = 'incomplete last record';
     } else {
-      const parsed = parseLine(buf, pos, nl, v2);
+      const parsed = parseLine(buf, pos, nl, true);
       const problem = parsed.ok ? checkRecord(parsed.value) : parsed.reason;
       if (problem === undefined) {
         const record = (parsed as { value: PlantRecord }).value;
-        if (v2) {
-          const batch = (parsed as { batch: number }).batch;
-          if (batch === pos) {
-            batchStart = pos;
-            countBefore = count;
-          } else if (batch !== batchStart) {
-            throw corrupt(path, pos, `the record names a batch at byte ${batch}, which is not the batch it is in`);
-          }
+        const batch = (parsed as { batch: number }).batch;
+        if (batch === pos) {
+          batchStart = pos;
+          countBefore = count;
+        } else if (batch !== batchStart) {
+          throw corrupt(path, pos, `the record names a batch at byte ${batch}, which is not the batch it is in`);
         }
         if (!sink.add(record)) {
           throw new FileStoreError(
@@ -325,22 +303,21 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
     // Damage at `pos`: which batches do the intact records after it belong to? The first may stand
     // inside the damaged line itself.
     let after: number | undefined;
-    const embedded = v2 && nl !== -1 ? embeddedRecord(buf, pos, nl) : -1;
+    const embedded = nl !== -1 ? embeddedRecord(buf, pos, nl) : -1;
     if (embedded !== -1) {
       // An intact record, then one wrong byte where its newline belongs, then an intact record: a
       // crash cannot leave that (a lost block takes the bytes before the newline with it), so the
       // write was whole, and may have been acknowledged, whichever batch this is.
-      if (embedded - 1 > pos && intactBatch(buf, pos, embedded - 1, true) !== undefined) {
+      if (embedded - 1 > pos && intactBatch(buf, pos, embedded - 1) !== undefined) {
         throw corrupt(path, pos, `the newline ending this record, at byte ${embedded - 1}, is damaged, though the records on both sides of it are intact`);
       }
-      after = intactBatch(buf, embedded, nl, true);
+      after = intactBatch(buf, embedded, nl);
     }
     for (let next = nl === -1 ? -1 : nl + 1; next !== -1 && next < used; ) {
       const nextNl = buf.indexOf(NL, next);
       if (nextNl === -1) break;
-      const batch = intactBatch(buf, next, nextNl, v2);
+      const batch = intactBatch(buf, next, nextNl);
       if (batch !== undefined) {
-        if (!v2) throw corrupt(path, pos, `${reason}, and intact records follow it`);
         if (after !== undefined && batch !== after) {
           throw corrupt(path, pos, `${reason}, and intact records of more than one batch follow it`);
         }
@@ -348,17 +325,17 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       }
       next = nextNl + 1;
     }
-    if (after === undefined) return { count, end: pos, used, needsHeader: false, version, tornReason: reason };
+    if (after === undefined) return { count, end: pos, used, needsHeader: false, tornReason: reason };
     if (after === pos) {
       // The last batch starts at the damage: its first lines were never written.
-      return { count, end: pos, used, needsHeader: false, version, tornReason: `torn last batch (${reason})` };
+      return { count, end: pos, used, needsHeader: false, tornReason: `torn last batch (${reason})` };
     }
     if (after === batchStart) {
       // The last batch was torn in its middle: its intact first records go with the rest of it.
       // A batch is the last records replayed, so cutting it is cutting the sink back.
       sink.truncate(countBefore);
       count = countBefore;
-      return { count, end: batchStart, used, needsHeader: false, version, tornReason: `torn last batch (${reason} at byte ${pos})` };
+      return { count, end: batchStart, used, needsHeader: false, tornReason: `torn last batch (${reason} at byte ${pos})` };
     }
     throw corrupt(
       path,
@@ -366,5 +343,5 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       `${reason}, and intact records follow it of a batch at byte ${after}, which ${after > pos ? 'starts after the damage' : 'was written before the damaged one'}`,
     );
   }
-  return { count, end: pos, used, needsHeader: false, version };
+  return { count, end: pos, used, needsHeader: false };
 }

@@ -7,8 +7,8 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { FileStoreError } from '../src/file-store-error.js';
 import { openFileStore, type FileStore } from '../src/file-store.js';
 import { crc32Portable } from '../src/internal/file-store-crc32.js';
-import { FileStoreEngine, NODE_IO, PREALLOCATE_CHUNK, REJOIN_WAIT_MS, type FileStoreIo } from '../src/internal/file-store-engine.js';
-import { HEADER_LINE, HEADER_LINE_V1, encodePlant, encodePlantV1 } from '../src/internal/file-store-format.js';
+import { FileStoreEngine, NODE_IO, PREALLOCATE_CHUNK, type FileStoreIo } from '../src/internal/file-store-engine.js';
+import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
 
 let dir: string;
 let file: string;
@@ -52,7 +52,7 @@ function written(): Buffer {
 
 type Plant = { id: bigint; name: string; tag?: string };
 
-/** A version-2 log of `batches` as the engine writes them: each record names its batch's first byte. */
+/** A log of `batches` as the engine writes them: each record names its batch's first byte. */
 function logOf(...batches: ReadonlyArray<readonly Plant[]>): Buffer {
   const parts = [HEADER_LINE];
   let at = HEADER_LINE.length;
@@ -103,7 +103,7 @@ test('replays every plant, exactly, after close and reopen', async () => {
   expect(store.recovery).toMatchObject({ plants: PLANTS.length, truncatedBytes: 0, created: false });
 });
 
-test('writes a version-2 header and one checksummed line per plant: its batch, then JSON with the id as a decimal string', async () => {
+test('writes a header and one checksummed line per plant: its batch, then JSON with the id as a decimal string', async () => {
   const store = await open();
   await store.insert({ id: 12n, name: 'Fern', tag: 'green' });
   const text = written().toString('utf8');
@@ -227,13 +227,12 @@ test('holds the next batch for the clients the last write answered, so a closed 
   expect(writes).toBeLessThanOrEqual(rounds + 4);
 });
 
-test('writes a create the held batch waited for within REJOIN_WAIT_MS when the clients it answered do not come back', async () => {
+test('writes a create the held batch waited for when the clients it answered do not come back', async () => {
   const store = await open();
   await Promise.all(Array.from({ length: 5 }, (_, i) => store.insert({ id: BigInt(i), name: 'burst' })));
-  // The batch after a write of five waits for five creates; only this one comes.
-  const started = performance.now();
+  // The batch after a write of five waits for five creates; only this one comes. Its hold ends by its
+  // timer (REJOIN_WAIT_MS): were it to wait for the missing four, this insert would never resolve.
   await store.insert({ id: 99n, name: 'alone after the burst' });
-  expect(performance.now() - started).toBeLessThan(REJOIN_WAIT_MS + 250);
   expect(store.stats()).toEqual({ records: 6, writes: 2, syncs: 2 });
 });
 
@@ -642,28 +641,17 @@ test('refuses a record that names a batch other than the one it is in', async ()
   await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: offsets[2] });
 });
 
-test('still opens a version-1 log: replays it, cuts its torn tail, refuses damage before intact records, continues it in version 1 until a clear', async () => {
-  const v1 = [{ id: 1n, name: 'one' }, { id: 2n, name: 'two', tag: 't' }].map(encodePlantV1);
-  const log = Buffer.concat([HEADER_LINE_V1, ...v1]);
-  fs.writeFileSync(file, Buffer.concat([log, encodePlantV1({ id: 3n, name: 'torn' }).subarray(0, 9), Buffer.alloc(1000)]));
-  let store = await open();
-  expect(store.recovery).toMatchObject({ plants: 2, truncatedAt: log.length, truncatedBytes: 9 });
-  await store.insert({ id: 3n, name: 'three' });
-  store = await reopen(store);
-  expect(written().equals(Buffer.concat([log, encodePlantV1({ id: 3n, name: 'three' })]))).toBe(true);
-  expect((await store.list()).map((p) => p.id)).toEqual([1n, 2n, 3n]);
-  await store.clear();
-  await store.insert({ id: 4n, name: 'four' });
-  store = await reopen(store);
-  // The reopened store zero-fills ahead of its last record meanwhile: compare what is written.
-  expect(written().equals(logOf([{ id: 4n, name: 'four' }]))).toBe(true);
-  await store.close();
-  opened.splice(0);
-
-  const damaged = Buffer.from(Buffer.concat([log, encodePlantV1({ id: 3n, name: 'three' })]));
-  damaged[HEADER_LINE_V1.length + 12] = 0x58;
-  fs.writeFileSync(file, damaged);
-  await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: HEADER_LINE_V1.length });
+test('refuses a plant store log of another format version, naming it, and leaves it untouched', async () => {
+  const header = '00000000 {"format":"plant-store-log","version":1}\n';
+  const line = Buffer.from(header);
+  // A correct checksum, so the file is read as a log header and its version is what gets refused.
+  line.write(zlib.crc32(line.subarray(9, line.length - 1)).toString(16).padStart(8, '0'), 0, 'latin1');
+  fs.writeFileSync(file, line);
+  await expect(openFileStore({ path: file })).rejects.toMatchObject({
+    code: 'unsupported',
+    message: expect.stringContaining('format version 1'),
+  });
+  expect(fs.readFileSync(file).equals(line)).toBe(true);
 });
 
 test('refuses a file that is not a plant store log and leaves it untouched', async () => {

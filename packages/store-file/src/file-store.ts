@@ -1,4 +1,4 @@
-import type { PlantStore } from '@plant-store/core';
+import type { MemoryStore, PlantStore } from '@plant-store/core';
 import type { FileStoreError } from './file-store-error.js';
 import { FileStoreEngine } from './internal/file-store-engine.js';
 
@@ -38,8 +38,12 @@ export interface FileStoreRecovery {
   readonly created: boolean;
 }
 
-/** A {@link PlantStore} kept in an append-only log on disk, with what opening it found. */
-export interface FileStore extends PlantStore {
+/**
+ * A {@link PlantStore} kept in an append-only log on disk, with what opening it found. Every plant is
+ * also held in memory, so it reads like a {@link MemoryStore} (`get`, `list`, `size`; `clear` empties
+ * the log too).
+ */
+export interface FileStore extends MemoryStore {
   /** The data file, resolved to an absolute path. */
   readonly path: string;
   /** What opening replayed and repaired (a torn last write cut away), for the server to log. */

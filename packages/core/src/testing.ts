@@ -1,0 +1,282 @@
+// The public surface of @plant-store/core/testing: the conformance suite every PlantStore passes.
+// Its own entry point, so that fast-check (a peer dependency of this entry only) never reaches the
+// core's main entry.
+import fc from 'fast-check';
+import type { InsertResult, PlantStore, StoredPlant } from './store.js';
+
+/**
+ * The test runner's functions the suite registers its tests with: vitest's and jest's `describe`, `it`
+ * and `expect` fit as they are. Without `expect` the suite throws its own Error on a mismatch, so any
+ * runner whose `it` fails a test on a rejected promise works (node:test's `describe`/`it` too).
+ */
+export interface PlantStoreTestRunner {
+  describe(name: string, body: () => void): unknown;
+  it(name: string, body: () => Promise<void>): unknown;
+  /** `expect(actual, message).toEqual(expected)`, as vitest and jest have it. */
+  expect?: (actual: unknown, message?: string) => { toEqual(expected: unknown): void };
+}
+
+/** What the suite needs to know of the store under test. */
+export interface PlantStoreTestOptions {
+  /** Shown in the suite's name, e.g. `'memory'`. */
+  readonly name: string;
+  /** A new, empty store. Called once per test; the suite closes each store it made. */
+  readonly create: () => PlantStore | Promise<PlantStore>;
+  /**
+   * For durable stores: closes `store` and opens the same data again. With it, the suite also checks
+   * that every plant, id and string survives a close and a reopen.
+   */
+  readonly reopen?: (store: PlantStore) => Promise<PlantStore>;
+  /**
+   * For stores that several processes share (a database): another store on the same data, as a
+   * second server would open it. With it, concurrent racers are split between the two.
+   */
+  readonly openPeer?: (store: PlantStore) => Promise<PlantStore>;
+  /** Runs of each property test. Default 100; a store with a slow round trip may ask for fewer. */
+  readonly numRuns?: number;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+/** Ids where a store that passes them through a JS number, an int32 or a float would go wrong. */
+const EDGE_IDS: readonly bigint[] = [
+  INT64_MIN,
+  INT64_MIN + 1n,
+  -(2n ** 53n) - 1n,
+  -(2n ** 31n) - 1n,
+  -1n,
+  0n,
+  1n,
+  2n ** 31n,
+  2n ** 32n,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  2n ** 63n - 2n,
+  INT64_MAX,
+];
+/** Strings a store must keep exactly: NUL, lone surrogates of both halves, astral, escapes, SQL. */
+const EDGE_STRINGS: readonly string[] = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  '\uDFFF',
+  'x\uDC00\uD800y',
+  '🌱',
+  '\u{10FFFF}',
+  'e\u0301',
+  '\uFEFF',
+  '\r\n\t',
+  '"\\\'',
+  "'); DROP TABLE plants; --",
+  '\u2028\u2029',
+  'x'.repeat(70_000),
+];
+
+/** Any UTF-16 text: every code unit, lone surrogates included, plus the astral and NUL edges. */
+const anyString = fc.string({
+  unit: fc.oneof(
+    fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
+    fc.constantFrom('\u0000', '\uD800', '\uDFFF', '🌱', '\u{10FFFF}'),
+  ),
+  maxLength: 24,
+});
+const anyPlant = (ids: fc.Arbitrary<bigint>): fc.Arbitrary<StoredPlant> =>
+  fc.record({ id: ids, name: anyString, tag: fc.option(anyString, { nil: undefined }) }).map(plantOf);
+
+/**
+ * Registers the conformance suite of a {@link PlantStore}: every rule the service relies on, checked
+ * through `insert` alone (so a store needs nothing else to be tested): create, replay and conflict
+ * answers, never an overwrite, exact int64 ids at every edge, every string kept exactly (U+0000, lone
+ * surrogates, astral characters), a refused plant leaving nothing behind, one winner among concurrent
+ * racers, the health check, and property tests against a model. The memory, file and PostgreSQL
+ * stores run it; a store of your own can too.
+ *
+ * @example
+ * import { describe, expect, it } from 'vitest';
+ * import { createMemoryStore } from '@plant-store/core';
+ * import { testPlantStore } from '@plant-store/core/testing';
+ *
+ * testPlantStore({ describe, it, expect }, { name: 'memory', create: createMemoryStore });
+ */
+export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStoreTestOptions): void {
+  const same = (actual: unknown, expected: unknown, what: string): void => {
+    if (runner.expect !== undefined) {
+      runner.expect(actual, what).toEqual(expected);
+    } else if (!deepEqual(actual, expected)) {
+      throw new Error(`${what}: expected ${show(expected)}, got ${show(actual)}`);
+    }
+  };
+  /** Runs `body` on a new store and closes it, and any store `body` opened, whatever happens. */
+  const withStore = (body: (store: PlantStore, opened: PlantStore[]) => Promise<void>) => async () => {
+    const opened: PlantStore[] = [await options.create()];
+    try {
+      await body(opened[0]!, opened);
+    } finally {
+      for (const store of opened.reverse()) await store.close?.().catch(() => undefined);
+    }
+  };
+  const insert = async (store: PlantStore, plant: StoredPlant): Promise<InsertResult> => {
+    const result = await store.insert(plant);
+    return result.created ? { created: true } : { created: false, existing: plantOf(result.existing) };
+  };
+  const numRuns = options.numRuns ?? 100;
+
+  runner.describe(`PlantStore conformance: ${options.name}`, () => {
+    runner.it('creates a plant whose id is new, then answers its id as taken with the stored plant', withStore(async (store) => {
+      const fern = { id: 1n, name: 'Fern', tag: 'shade' };
+      same(await insert(store, fern), { created: true }, 'first insert');
+      same(await insert(store, fern), { created: false, existing: fern }, 'same plant again');
+    }));
+
+    runner.it('never overwrites: another plant under a taken id answers the one stored first, which stays', withStore(async (store) => {
+      const first = { id: 7n, name: 'Oak' };
+      await insert(store, first);
+      for (const other of [{ id: 7n, name: 'Elm' }, { id: 7n, name: 'Oak', tag: 'tall' }, { id: 7n, name: 'Oak', tag: '' }]) {
+        same(await insert(store, other), { created: false, existing: first }, `insert of ${show(other)}`);
+      }
+    }));
+
+    runner.it('keeps an absent tag apart from an empty one', withStore(async (store) => {
+      await insert(store, { id: 1n, name: 'bare' });
+      await insert(store, { id: 2n, name: 'empty tag', tag: '' });
+      same(await insert(store, { id: 1n, name: 'x' }), { created: false, existing: { id: 1n, name: 'bare' } }, 'absent tag');
+      same(await insert(store, { id: 2n, name: 'x' }), { created: false, existing: { id: 2n, name: 'empty tag', tag: '' } }, 'empty tag');
+    }));
+
+    runner.it('keeps every int64 id exactly, at the edges of int64, int32 and 2^53', withStore(async (store) => {
+      for (const id of EDGE_IDS) {
+        same(await insert(store, { id, name: `n${id}` }), { created: true }, `insert of id ${id}`);
+      }
+      for (const id of EDGE_IDS) {
+        same(await insert(store, { id, name: 'again' }), { created: false, existing: { id, name: `n${id}` } }, `id ${id} read back`);
+      }
+    }));
+
+    runner.it('keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters', withStore(async (store) => {
+      const plants = EDGE_STRINGS.map((text, i) => ({ id: BigInt(i), name: text, tag: EDGE_STRINGS[EDGE_STRINGS.length - 1 - i]! }));
+      for (const plant of plants) same(await insert(store, plant), { created: true }, `insert of name ${show(plant.name)}`);
+      for (const plant of plants) {
+        same(await insert(store, { id: plant.id, name: 'other' }), { created: false, existing: plant }, `strings of id ${plant.id} read back`);
+      }
+    }));
+
+    runner.it('refuses what is not a plant with a TypeError or RangeError, and stores nothing of it', withStore(async (store) => {
+      const refused: unknown[] = [
+        { id: 2n ** 63n, name: 'past int64' },
+        { id: 2n ** 64n, name: 'wraps to 0' },
+        { id: INT64_MIN - 1n, name: 'below int64' },
+        { id: 3n, name: 5 },
+        { id: 4n, name: 'tag null', tag: null },
+        { id: '5', name: 'string id' },
+        null,
+      ];
+      for (const plant of refused) {
+        const outcome = await store.insert(plant as StoredPlant).then(() => 'stored', (error: unknown) => error);
+        same(outcome instanceof TypeError || outcome instanceof RangeError, true, `insert of ${show(plant)} is refused with a TypeError or RangeError`);
+      }
+      // Had any of them been stored (0 for 2^64 wrapped, 3 to 5 by their ids), these would be taken.
+      for (const id of [0n, 3n, 4n, 5n, INT64_MAX, INT64_MIN]) {
+        same(await insert(store, { id, name: 'fresh' }), { created: true }, `id ${id} is still free`);
+      }
+    }));
+
+    runner.it('lets exactly one of 20 concurrent creates of one new id win; the others answer the winner', withStore(async (store, opened) => {
+      const stores = [store];
+      if (options.openPeer !== undefined) {
+        const peer = await options.openPeer(store);
+        opened.push(peer);
+        stores.push(peer);
+      }
+      for (let round = 0; round < 5; round++) {
+        const racers = Array.from({ length: 20 }, (_, i) => ({ id: BigInt(round), name: `racer ${i}`, ...(i % 2 === 0 && { tag: 'even' }) }));
+        const results = await Promise.all(racers.map((plant, i) => insert(stores[i % stores.length]!, plant)));
+        const winners = racers.filter((_, i) => results[i]!.created);
+        same(winners.length, 1, `round ${round}: how many racers created`);
+        for (const result of results) {
+          if (!result.created) same(result.existing, winners[0], `round ${round}: what a losing racer was answered`);
+        }
+      }
+    }));
+
+    runner.it('passes its health check while open', withStore(async (store) => {
+      await store.checkHealth();
+      await insert(store, { id: 1n, name: 'Fern' });
+      await store.checkHealth();
+    }));
+
+    if (options.reopen !== undefined) {
+      const reopen = options.reopen;
+      runner.it('keeps every plant, id and string across a close and a reopen', withStore(async (store, opened) => {
+        const plants = [
+          ...EDGE_IDS.map((id) => ({ id, name: `n${id}` })),
+          ...EDGE_STRINGS.map((text, i) => ({ id: 1000n + BigInt(i), name: text, tag: text })),
+        ];
+        for (const plant of plants) await insert(store, plant);
+        opened.shift();
+        const again = await reopen(store);
+        opened.push(again);
+        for (const plant of plants) {
+          same(await insert(again, { id: plant.id, name: 'other' }), { created: false, existing: plant }, `id ${plant.id} after reopen`);
+        }
+      }));
+    }
+
+    runner.it('agrees with a model on any sequence of inserts (property)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyPlant(fc.bigInt({ min: -3n, max: 3n })), { maxLength: 30 }), async (plants) => {
+          await withStore(async (store) => {
+            const model = new Map<bigint, StoredPlant>();
+            for (const plant of plants) {
+              const stored = model.get(plant.id);
+              if (stored === undefined) model.set(plant.id, plant);
+              same(await insert(store, plant), stored === undefined ? { created: true } : { created: false, existing: stored }, `insert of ${show(plant)}`);
+            }
+          })();
+        }),
+        { numRuns },
+      );
+    });
+
+    runner.it('gives each id of a concurrent burst one winner, answered to all its losers (property)', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyPlant(fc.oneof(fc.bigInt({ min: 0n, max: 4n }), fc.constantFrom(INT64_MIN, INT64_MAX))), { minLength: 1, maxLength: 30 }), async (plants) => {
+          await withStore(async (store) => {
+            const results = await Promise.all(plants.map((plant) => insert(store, plant)));
+            const winners = new Map<bigint, StoredPlant>();
+            plants.forEach((plant, i) => {
+              if (!results[i]!.created) return;
+              same(winners.has(plant.id), false, `a second winner for id ${plant.id}`);
+              winners.set(plant.id, plant);
+            });
+            plants.forEach((plant, i) => {
+              const result = results[i]!;
+              if (!result.created) same(result.existing, winners.get(plant.id), `what a loser of id ${plant.id} was answered`);
+            });
+          })();
+        }),
+        { numRuns },
+      );
+    });
+  });
+}
+
+/** `plant` with only the fields a store keeps, a missing or undefined tag left out. */
+function plantOf(plant: { readonly id: bigint; readonly name: string; readonly tag?: string | undefined }): StoredPlant {
+  return plant.tag === undefined ? { id: plant.id, name: plant.name } : { id: plant.id, name: plant.name, tag: plant.tag };
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/** A value for a message: bigints with their n, long strings cut. */
+function show(value: unknown): string {
+  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(value);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

@@ -1,0 +1,80 @@
+// The conformance suite must fail a store that breaks a rule: each broken store here breaks one, and
+// the suite is run on it with a runner that records which of its tests fail.
+import { describe, expect, it } from 'vitest';
+import { toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '../src/index.js';
+import { testPlantStore, type PlantStoreTestOptions } from '../src/testing.js';
+
+/** Runs the suite on `create` and resolves to the names of the tests that failed. */
+async function failuresOf(create: PlantStoreTestOptions['create']): Promise<string[]> {
+  const tests: Array<{ name: string; body: () => Promise<void> }> = [];
+  testPlantStore({ describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }) }, { name: 'broken', create, numRuns: 30 });
+  const failed: string[] = [];
+  for (const test of tests) await test.body().catch(() => failed.push(test.name));
+  return failed;
+}
+
+/** A correct Map store, with one step replaceable so each broken store breaks exactly one rule. */
+function mapStore(options: {
+  key?: (id: bigint) => unknown;
+  keep?: (plant: StoredPlant) => StoredPlant;
+  check?: (plant: unknown) => StoredPlant;
+  overwrite?: boolean;
+  yieldBeforeSet?: boolean;
+}): PlantStore {
+  const plants = new Map<unknown, StoredPlant>();
+  const key = options.key ?? ((id) => id);
+  return {
+    async insert(plant): Promise<InsertResult> {
+      const stored = (options.check ?? toStoredPlant)(plant);
+      const existing = plants.get(key(stored.id));
+      if (options.yieldBeforeSet) await Promise.resolve();
+      if (existing !== undefined && !options.overwrite) return { created: false, existing };
+      plants.set(key(stored.id), (options.keep ?? ((p) => p))(stored));
+      return existing === undefined ? { created: true } : { created: false, existing };
+    },
+    async checkHealth() {},
+  };
+}
+
+describe('the conformance suite', () => {
+  it('passes a correct store', async () => {
+    expect(await failuresOf(() => mapStore({}))).toEqual([]);
+  });
+
+  it('fails a store that rounds ids through a JS number', async () => {
+    const failed = await failuresOf(() => mapStore({ key: (id) => Number(id) }));
+    expect(failed).toContain('keeps every int64 id exactly, at the edges of int64, int32 and 2^53');
+  });
+
+  it('fails a store that overwrites a taken id', async () => {
+    const failed = await failuresOf(() => mapStore({ overwrite: true }));
+    expect(failed).toContain('never overwrites: another plant under a taken id answers the one stored first, which stays');
+  });
+
+  it('fails a store that loses U+0000 or lone surrogates on the way through UTF-8', async () => {
+    const utf8 = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text)).replaceAll('\u0000', '');
+    const failed = await failuresOf(() => mapStore({ keep: (p) => ({ ...p, name: utf8(p.name) }) }));
+    expect(failed).toContain('keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters');
+  });
+
+  it('fails a store that keeps an empty tag as no tag', async () => {
+    const failed = await failuresOf(() => mapStore({ keep: (p) => (p.tag ? p : { id: p.id, name: p.name }) }));
+    expect(failed).toContain('keeps an absent tag apart from an empty one');
+  });
+
+  it('fails a store that lets an await fall between its check and its set', async () => {
+    const failed = await failuresOf(() => mapStore({ yieldBeforeSet: true }));
+    expect(failed).toContain('lets exactly one of 20 concurrent creates of one new id win; the others answer the winner');
+    expect(failed).toContain('gives each id of a concurrent burst one winner, answered to all its losers (property)');
+  });
+
+  it('fails a store that stores what is not a plant (an id outside int64 wrapped into it)', async () => {
+    const failed = await failuresOf(() => mapStore({ check: (p) => ({ ...(p as StoredPlant), id: BigInt.asIntN(64, (p as StoredPlant).id) }) }));
+    expect(failed).toContain('refuses what is not a plant with a TypeError or RangeError, and stores nothing of it');
+  });
+
+  it('fails a store whose health check rejects while it is open', async () => {
+    const failed = await failuresOf(() => ({ ...mapStore({}), checkHealth: () => Promise.reject(new Error('down')) }));
+    expect(failed).toEqual(['passes its health check while open']);
+  });
+});

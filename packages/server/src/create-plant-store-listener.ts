@@ -1,0 +1,139 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createPlantStoreApp, type CorsOptions, type MemoryStore, type PlantStore, type PlantStoreApp } from '@plant-store/core';
+import { ClientClosedError } from './internal/node-request.js';
+import { createRequestListener, type ListenerState } from './internal/request-listener.js';
+import { createLogger, describeError, type Logger } from './internal/logger.js';
+import { createTransportAnswers } from './internal/transport-errors.js';
+
+/** Where JSON log lines go: anything with a `write(string)`, such as a stream or a test's collector. */
+export interface LogSink {
+  write(line: string): unknown;
+}
+
+/** Options of {@link createPlantStoreListener}; `startPlantStoreServer` takes them too. `S` is the store's type. */
+export interface PlantStoreListenerOptions<S extends PlantStore = MemoryStore> {
+  /**
+   * Accepted bearer tokens, or `"any"` to accept every well-formed bearer token. Default: one random
+   * token, made when the listener is created and readable as `tokens` (a server never accepts every
+   * token unless told so).
+   */
+  readonly tokens?: readonly string[] | 'any';
+  /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
+  readonly basePath?: string;
+  /** The largest accepted body in bytes. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /**
+   * Cross-origin access for browser apps: the core's {@link CorsOptions} (`{ origins, maxAge }`), or
+   * just the origins (a list, or `"*"`) with the default preflight cache of 600 s. Default: CORS off.
+   */
+  readonly cors?: CorsOptions | readonly string[] | '*';
+  /**
+   * Where plants live: any {@link PlantStore} (`@plant-store/store-file`'s `openFileStore`, say). Its
+   * owner closes it. Default: a new memory store.
+   */
+  readonly store?: S;
+  /**
+   * JSON-line request log: `true` for stderr, or any sink with `write(string)`. Lines carry time,
+   * level, request id, method, path, status and duration; never a token, header value or body.
+   * Default: off.
+   */
+  readonly log?: boolean | LogSink;
+}
+
+/**
+ * A node:http request listener that serves the Plant Store API, for servers you run yourself. It
+ * answers only through the core, so every rule of the service holds as in the reference server.
+ */
+export interface PlantStoreListener<S extends PlantStore = MemoryStore> {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** The core application that answers. */
+  readonly app: PlantStoreApp<S>;
+  /** The accepted tokens (the generated one when none was given), or `"any"`. */
+  readonly tokens: readonly string[] | 'any';
+  /** The store plants are written to. */
+  readonly store: S;
+}
+
+/** A random bearer token: 192 bits, URL-safe, so it can be pasted into a shell or a header. */
+export function generateToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * Creates a node:http `(req, res)` listener for the Plant Store API, to mount in a server of your own:
+ * `http.createServer(listener)`, a route of a plain node:http app, Express (`app.use(listener)`), or
+ * Fastify's `serverFactory`. Requests are matched on their full path (Express's `originalUrl` when it
+ * has one), so give `basePath` the prefix the service is mounted under.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createPlantStoreListener } from '@plant-store/server';
+ *
+ * const plants = createPlantStoreListener({ basePath: '/plant-api', tokens: ['secret'] });
+ * createServer((req, res) => {
+ *   if (req.url?.startsWith('/plant-api/')) return plants(req, res);
+ *   res.end('my own app');
+ * }).listen(3000);
+ * ```
+ */
+export function createPlantStoreListener<S extends PlantStore = MemoryStore>(
+  options: PlantStoreListenerOptions<S> = {},
+): PlantStoreListener<S> {
+  const parts = createListenerParts(options);
+  return Object.assign(parts.listener, { app: parts.app, tokens: parts.tokens, store: parts.app.store });
+}
+
+/** What a listener is made of, for the reference server, which also drains and answers on sockets. */
+export interface ListenerParts<S extends PlantStore> {
+  readonly app: PlantStoreApp<S>;
+  readonly tokens: readonly string[] | 'any';
+  readonly state: ListenerState;
+  readonly logger: Logger | undefined;
+  /** The `request` listener. */
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The `checkContinue` listener: it sends `100 Continue` only once the core wants the body. */
+  readonly continueListener: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
+/** Builds the app and the listeners over it; throws the core's TypeError or RangeError on bad options. */
+export function createListenerParts<S extends PlantStore>(options: PlantStoreListenerOptions<S>): ListenerParts<S> {
+  const tokens = options.tokens ?? [generateToken()];
+  const logger =
+    options.log === undefined || options.log === false
+      ? undefined
+      : createLogger(options.log === true ? process.stderr : options.log);
+  const app = createPlantStoreApp<S>({
+    tokens,
+    ...(options.store !== undefined && { store: options.store }),
+    ...(options.basePath !== undefined && { basePath: options.basePath }),
+    ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
+    ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
+    onError: (error, requestId) => {
+      // A client that leaves mid-body is not a fault of the server.
+      if (error instanceof ClientClosedError) return;
+      logger?.error({ requestId, event: 'fault', error: describeError(error) });
+    },
+  });
+  const state: ListenerState = {
+    closing: false,
+    inFlight: 0,
+    onIdle: () => {},
+    logger,
+    answers: createTransportAnswers(app.basePath),
+  };
+  return {
+    app,
+    tokens,
+    state,
+    logger,
+    listener: createRequestListener(app, state, false),
+    continueListener: createRequestListener(app, state, true),
+  };
+}
+
+/** The `cors` option as the core takes it: a bare list or `"*"` names the origins only. */
+function corsOptions(cors: CorsOptions | readonly string[] | '*'): CorsOptions {
+  return cors === '*' || Array.isArray(cors) ? { origins: cors as readonly string[] | '*' } : (cors as CorsOptions);
+}
