@@ -1,7 +1,7 @@
-// The one contract table (DECISIONS.md). Every case runs, unchanged, through the core in memory, the
-// reference server over TCP, MSW's setupServer in Node and MSW's setupWorker in Chromium, and every
-// transport must answer exactly what the core answers. A case a transport cannot express names the
-// transport and the reason in `except`.
+// The one contract table: the rules of docs/service.md as requests and answers. Every case runs,
+// unchanged, through the core in memory, the reference server over TCP, MSW's setupServer in Node
+// and MSW's setupWorker in Chromium, and every transport must answer exactly what the core answers.
+// A case a transport cannot express names the transport and the reason in `except`.
 import type { ContractCase, ContractStep, RawRequest } from './harness.js';
 
 /** The token every case's service accepts (strict by default, like the server). */

@@ -14,7 +14,7 @@ export interface RawRequest {
   readonly body?: string | Uint8Array<ArrayBuffer>;
 }
 
-/** What a step must answer, from DECISIONS.md; every transport is also compared with the core. */
+/** What a step must answer, by docs/service.md; every transport is also compared with the core. */
 export interface Expectation {
   readonly status: number;
   /** The Error body's `error` value, for failures. */
@@ -50,7 +50,7 @@ export interface ContractCase {
 /** The headers that matter to a client, as one transport answered them. */
 export const COMPARED_HEADERS = ['content-type', 'www-authenticate', 'allow', 'x-request-id'] as const;
 
-// DECISIONS.md: a sane caller request id (1 to 128 of A-Z a-z 0-9 - _ . : /) is echoed.
+// openapi.yaml (the X-Request-Id parameter): a sane caller request id (1 to 128 of A-Z a-z 0-9 - _ . : /) is echoed.
 const SANE_REQUEST_ID = /^[A-Za-z0-9\-_.:/]{1,128}$/;
 
 /** What one transport answered to one step. */

@@ -119,6 +119,8 @@ const nearNewPlant = fc
     return { bodyText, rawId: id?.[1] };
   });
 
+// A starved machine stops a property after 20 s with the runs done so far, instead of failing on the
+// 30 s test timeout: a hang guard, not a speed check.
 const settings = (numRuns: number) => ({ numRuns, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false });
 
 // ---- properties -------------------------------------------------------------------------------

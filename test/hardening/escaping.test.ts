@@ -2,10 +2,10 @@
 // must never reach the log. The server logs to a capture sink; hostile paths, request ids, headers
 // and bodies carry marker strings so that any leak is found by a plain substring search.
 import { randomBytes } from 'node:crypto';
-import { createMemoryStore, type PlantStore } from '@plant-store/core';
+import { createMemoryStore, type MemoryStore } from '@plant-store/core';
 import { startPlantStoreServer, type PlantStoreServer } from '@plant-store/server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { exchange, postBytes, type RawAnswer } from './raw-http.js';
+import { exchange, type RawAnswer } from '../support/raw-http.js';
 
 const mark = (prefix: string) => `${prefix}${randomBytes(6).toString('hex')}`;
 const TOKEN = mark('tk');
@@ -24,7 +24,8 @@ beforeAll(async () => {
   server = await startPlantStoreServer({ port: 0, tokens: [TOKEN], log: sink });
   // A store whose failures carry hostile text: the 500 must not show it, the log must escape it.
   const memory = createMemoryStore();
-  const broken: PlantStore = {
+  const broken: MemoryStore = {
+    checkHealth: () => memory.checkHealth(),
     insert: () => Promise.reject(new Error(`disk says "\u001b[31m${FAULT}\r\n{"level":"forged"}</script>`)),
     get: (id) => memory.get(id),
     list: () => memory.list(),

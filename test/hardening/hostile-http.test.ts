@@ -1,9 +1,10 @@
 // Hostile HTTP against the real node:http server on 127.0.0.1:0, written byte for byte on raw
-// sockets (raw-http.ts) so that nothing fixes the framing up on the way. After every test the
-// server must still create a plant and every plant it ever answered 200 for must replay intact.
+// sockets (test/support/raw-http.ts) so that nothing fixes the framing up on the way. After every
+// test the server must still create a plant and every plant it ever answered 200 for must replay
+// intact.
 import { startPlantStoreServer, type PlantStoreServer } from '@plant-store/server';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { RawClient, exchange, postBytes, type RawAnswer } from './raw-http.js';
+import { RawConnection, exchange, type RawAnswer } from '../support/raw-http.js';
 import { errorTable, expectWellFormed } from './spec-oracle.js';
 
 const TOKEN = 'hardening-token';
@@ -23,6 +24,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+
+/** A well-formed POST /plants request with a Content-Length, as bytes. */
+function postBytes(
+  body: string | Uint8Array,
+  opts: { token?: string | null; path?: string; contentType?: string | null; extraHeaders?: string[]; close?: boolean } = {},
+): Buffer {
+  const bodyBuf = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+  const lines = [`POST ${opts.path ?? '/plants'} HTTP/1.1`, 'Host: 127.0.0.1'];
+  if (opts.token !== null) lines.push(`Authorization: Bearer ${opts.token ?? TOKEN}`);
+  if (opts.contentType !== null) lines.push(`Content-Type: ${opts.contentType ?? 'application/json'}`);
+  lines.push(`Content-Length: ${bodyBuf.length}`);
+  if (opts.close !== false) lines.push('Connection: close');
+  lines.push(...(opts.extraHeaders ?? []));
+  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bodyBuf]);
+}
 
 /** Records a 200 in the ledger; returns the answer. */
 function remember(id: bigint, body: string, answer: RawAnswer | undefined): RawAnswer | undefined {
@@ -77,13 +93,6 @@ afterEach(async () => {
 });
 
 // ---- framing ---------------------------------------------------------------------------------
-
-/** Whatever follows the first complete answer in `received`. */
-function parseTail(received: Buffer): string {
-  const headEnd = received.indexOf('\r\n\r\n');
-  const length = Number(/content-length: *(\d+)/i.exec(received.subarray(0, headEnd).toString('latin1'))?.[1] ?? 0);
-  return received.subarray(headEnd + 4 + length).toString('latin1');
-}
 
 const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
 const base = ['POST /plants HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${TOKEN}`, 'Content-Type: application/json'];
@@ -149,12 +158,11 @@ test('refuses an unknown Transfer-Encoding in front of chunked without storing a
 });
 
 test('answers a declared Content-Length over the limit with 413 before the body is sent', async () => {
-  const client = await RawClient.open(port);
+  const client = await RawConnection.open(port);
   await client.write(head([...base, 'Content-Length: 99999999999']));
   await client.write('{"id":');
-  const [answer] = await client.waitFor(1, 5_000);
+  const [answer] = await client.waitForAnswers(1, 5_000);
   expect(answer, 'an answer without the rest of the body').toBeDefined();
-  expect(client.writableAtAnswer[0], 'the answer came while the client could still send').toBe(true);
   const body = expectWellFormed(answer!);
   expect(answer!.status).toBe(413);
   expect(body.error).toBe(41301);
@@ -162,12 +170,12 @@ test('answers a declared Content-Length over the limit with 413 before the body 
 });
 
 test('answers a chunked body that streams past the limit with 413 and stops reading it', async () => {
-  const client = await RawClient.open(port);
+  const client = await RawConnection.open(port);
   await client.write(head([...base, 'Transfer-Encoding: chunked']));
   const chunk = `${(64 * 1024).toString(16)}\r\n${' '.repeat(64 * 1024)}\r\n`;
   // 1 MiB is the default limit: 20 chunks of 64 KiB pass it; stop writing once answered.
   for (let i = 0; i < 20 && client.answers().length === 0 && client.writable; i++) await client.write(chunk);
-  const [answer] = await client.waitFor(1, 5_000);
+  const [answer] = await client.waitForAnswers(1, 5_000);
   expect(answer).toBeDefined();
   expect(answer!.status).toBe(413);
   expect(expectWellFormed(answer!).error).toBe(41301);
@@ -274,9 +282,9 @@ test('stores exactly one plant when 100 sockets create one id at once; the other
   const id = freshId();
   const bodies = [`{"id":${id},"name":"first"}`, `{"id":${id},"name":"second","tag":"t"}`];
   const sizeBefore = await server.store.size();
-  const clients = await Promise.all(Array.from({ length: 100 }, () => RawClient.open(port)));
+  const clients = await Promise.all(Array.from({ length: 100 }, () => RawConnection.open(port)));
   await Promise.all(clients.map((c, i) => c.write(postBytes(bodies[i % 2]!))));
-  const answers = await Promise.all(clients.map((c) => c.waitFor(1, 10_000).then((a) => a[0])));
+  const answers = await Promise.all(clients.map((c) => c.waitForAnswers(1, 10_000).then((a) => a[0])));
   for (const c of clients) c.destroy();
 
   const stored = await server.store.get(id);
@@ -305,7 +313,7 @@ test('stores exactly one plant when 100 sockets create one id at once; the other
  */
 async function dribbleWhileServingAnother(
   port: number,
-  slow: RawClient,
+  slow: RawConnection,
   nextByte: (i: number) => string,
   fastId: number,
 ): Promise<boolean> {
@@ -341,7 +349,7 @@ async function withShortTimeouts(keepAliveTimeout: number, body: (slowServer: Pl
 
 test('cuts off a client that sends its headers too slowly while serving others', async () => {
   await withShortTimeouts(1_000, async (slowServer) => {
-    const slow = await RawClient.open(slowServer.port);
+    const slow = await RawConnection.open(slowServer.port);
     await slow.write('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const servedWhileSlowConnected = await dribbleWhileServingAnother(
       slowServer.port,
@@ -360,7 +368,7 @@ test('cuts off a client that sends its headers too slowly while serving others',
 
 test('cuts off a client that sends its body too slowly while serving others', async () => {
   await withShortTimeouts(1_000, async (slowServer) => {
-    const slow = await RawClient.open(slowServer.port);
+    const slow = await RawConnection.open(slowServer.port);
     await slow.write(head([...base, 'Content-Length: 1000']));
     const servedWhileSlowConnected = await dribbleWhileServingAnother(slowServer.port, slow, () => ' ', 2);
     expect(servedWhileSlowConnected, 'the fast client was answered while the slow one was connected').toBe(true);
@@ -368,7 +376,7 @@ test('cuts off a client that sends its body too slowly while serving others', as
     const answers = slow.answers();
     expect(answers, 'one 408 before the close, and nothing after it').toHaveLength(1);
     expectTransportError(answers[0]!, [408]);
-    expect(parseTail(slow.received), 'no bytes after the 408').toBe('');
+    expect(slow.leftover, 'no bytes after the 408').toBe('');
     expect(await slowServer.store.size()).toBe(1);
     slow.destroy();
   });
@@ -376,9 +384,9 @@ test('cuts off a client that sends its body too slowly while serving others', as
 
 test('closes an idle keep-alive connection after its timeout and keeps serving new ones', async () => {
   await withShortTimeouts(500, async (slowServer) => {
-    const idle = await RawClient.open(slowServer.port);
+    const idle = await RawConnection.open(slowServer.port);
     await idle.write(postBytes(`{"id":3,"name":"idle"}`, { close: false }));
-    expect((await idle.waitFor(1, 5_000))[0]?.status).toBe(200);
+    expect((await idle.waitForAnswers(1, 5_000))[0]?.status).toBe(200);
     expect(await idle.waitForClose(5_000), 'the idle socket is closed').toBe(true);
     const { answers } = await exchange(slowServer.port, postBytes(`{"id":3,"name":"idle"}`));
     expect(answers[0]?.status).toBe(200);

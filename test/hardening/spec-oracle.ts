@@ -1,5 +1,5 @@
 // The independent judge the hardening tests hold the implementation to: openapi.yaml compiled by
-// Ajv (JSON Schema 2020-12, what OpenAPI 3.1 uses) plus the exact int64 check DECISIONS.md asks for,
+// Ajv (JSON Schema 2020-12, what OpenAPI 3.1 uses) plus the exact int64 check docs/service.md asks for,
 // and the error table read from the spec's own `x-error-codes`. Nothing here imports the core, so a
 // bug shared by the core and its tests cannot hide.
 import { readFileSync } from 'node:fs';
@@ -144,7 +144,7 @@ export interface Answer {
 const jsonContentType = /^application\/json(\s*;\s*charset=utf-8)?$/i;
 
 /**
- * Asserts what DECISIONS.md promises of every answer: JSON content type, an X-Request-Id, and
+ * Asserts what openapi.yaml promises of every answer: JSON content type, an X-Request-Id, and
  * either a Plant (200) or exactly `{error, message}` with a code from the table matching the status.
  * Returns the parsed body.
  */
