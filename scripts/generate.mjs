@@ -29,7 +29,7 @@ export async function render() {
   );
   const statuses = Object.values(codes).map(({ code, status }) => `  ${code}: ${status},`);
   const errorCodes = `${header}
-/** The \`error\` values of the spec's Error body, by name (openapi.yaml: Error.error, x-error-codes). */
+/** The \`error\` values of the spec's Error body, by name (the spec's Error.error, listed in its x-error-codes). */
 export const ErrorCode = {
 ${lines.join('\n')}
 } as const;

@@ -48,7 +48,7 @@ export interface CreatePlantOptions {
 /** A client holding shared settings; make one per service and reuse it. */
 export interface PlantStoreClient {
   /**
-   * Creates a plant (openapi.yaml: POST /plants, operation createPlant) and resolves to the stored Plant.
+   * Creates a plant (the spec's `createPlant` operation, `POST /plants`) and resolves to the stored Plant.
    * @example
    * const plant = await client.createPlant(token, { id: 1, name: 'Fern' });
    */
@@ -61,7 +61,7 @@ type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
 const DEFAULTS: Settings = { baseUrl: 'http://127.0.0.1:4010', retries: 2 };
 
 // The spec's paths as this client calls them: the body of POST /plants is the caller's NewPlant, whose
-// int64 id may be a bigint (openapi.yaml: NewPlant.id), written exactly by newPlantBody.
+// int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by newPlantBody.
 type ClientPaths = {
   '/plants': Omit<paths['/plants'], 'post'> & {
     post: Omit<operations['createPlant'], 'requestBody'> & {
@@ -169,7 +169,7 @@ async function send(
 function parsePlant(text: string | undefined): Plant | undefined {
   try {
     const plant = JSON.parse(text!) as Plant;
-    // `tag` absent or a string: a null tag is not a Plant (openapi.yaml), whatever `??` would say.
+    // `tag` absent or a string: a null tag is not a spec `Plant`, whatever `??` would say.
     if (typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string')) return plant;
   } catch {
     // Not JSON (or null): the caller gets an API error naming the problem, not a SyntaxError.
@@ -194,7 +194,7 @@ export function createPlantStoreClient(options?: PlantStoreClientOptions): Plant
 }
 
 /**
- * Creates a plant (openapi.yaml: POST /plants, operation createPlant) and resolves to the stored
+ * Creates a plant (the spec's `createPlant` operation, `POST /plants`) and resolves to the stored
  * Plant. Safe to retry: the service answers the same create again as a replay.
  * @example
  * const plant = await createPlant(token, { id: 1, name: 'Fern' }, { baseUrl: 'http://127.0.0.1:4010' });

@@ -31,7 +31,7 @@ export class PlantStoreError extends Error {
 
 /**
  * The service answered, but not with a Plant: carries the status, the spec's error `code`, the
- * request id, the Error body and the raw response (openapi.yaml: components.schemas.Error).
+ * request id, the Error body and the raw response (the spec's `Error` schema).
  */
 export class PlantStoreApiError extends PlantStoreError {
   override name = 'PlantStoreApiError';

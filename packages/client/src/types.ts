@@ -1,10 +1,10 @@
 import type { components } from './generated/openapi.js';
 
-/** A plant as the service answers it (openapi.yaml: components.schemas.Plant); the id is not echoed. */
+/** A plant as the service answers it (the spec's `Plant` schema); the id is not echoed. */
 export type Plant = components['schemas']['Plant'];
 
 /**
- * What a caller passes to create a plant (openapi.yaml: components.schemas.NewPlant): the spec's
+ * What a caller passes to create a plant (the spec's `NewPlant` schema): the spec's
  * fields, with `id` as a safe-integer `number` or a `bigint`, so every int64 can be sent without
  * rounding. The service answers with a {@link Plant}.
  * @example
@@ -16,5 +16,5 @@ export type NewPlant = {
     : components['schemas']['NewPlant'][K];
 };
 
-/** The spec's Error body, as every failure answers it (openapi.yaml: components.schemas.Error). */
+/** The spec's Error body, as every failure answers it (the spec's `Error` schema). */
 export type ErrorBody = components['schemas']['Error'];

@@ -31,7 +31,7 @@ const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any');
 /**
  * The answer the plant store app gives for `code`, as a web `Response`: the code's status, the spec's
  * Error body, `Content-Type: application/json`, an `X-Request-Id`, the RFC 6750 challenge on 401s and
- * `Allow: POST` on 405s (docs/service.md, Failures). Built with the app's own builders and messages, so
+ * `Allow: POST` on 405s (the service's rules, Failures). Built with the app's own builders and messages, so
  * a mock that answers with it cannot drift from the service. `message` defaults to the app's wording
  * for the code; 40801 and 43101, which only the reference server's HTTP layer sends, get its wording.
  * Throws a TypeError for a code the spec does not define.

@@ -11,12 +11,12 @@ import { generateRequestId, requestIdOf } from './internal/request-id.js';
 import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, JSON_TYPE, plantBody } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
-/** The largest accepted request body by default, in bytes: 1 MiB (docs/service.md, server defaults). */
+/** The largest accepted request body by default, in bytes: 1 MiB (the service's rules, server defaults). */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
 /**
  * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of
- * docs/service.md (authentication, media type, body limit, exact int64 ids, idempotent creates, CORS,
+ * the service's rules (authentication, media type, body limit, exact int64 ids, idempotent creates, CORS,
  * request ids, JSON errors). No runtime-specific API is used, so the same code answers in Node, in
  * browsers (the MSW mocks) and in edge runtimes.
  *
@@ -50,7 +50,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
   const bodies = fixedBodies(plantsPath, limit);
   const plantErrorBodies = new Map(Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]));
-  // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (docs/service.md, Failures).
+  // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (the service's rules, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
   /** Headers of a JSON answer: content type, request id, and the CORS headers the origin earns. */
@@ -96,7 +96,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
       const sentId = request.header('x-request-id');
       requestId = requestIdOf(sentId);
       // A client that sends its own token as its request id must not get it echoed or logged
-      // (docs/service.md: no token in a response or a log). Compared only when the caller's id is kept,
+      // (the service's rules: no token in a response or a log). Compared only when the caller's id is kept,
       // so requests without one pay nothing.
       if (requestId === sentId && isCredential(requestId, request.header('authorization'))) requestId = generateRequestId();
       if (originAllowed !== undefined) {
@@ -112,7 +112,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
         return answer;
       }
 
-      // Authentication before anything about the body (docs/service.md): a refused request has no effect
+      // Authentication before anything about the body (the service's rules): a refused request has no effect
       // and learns nothing about validation.
       const auth = checkBearer(request.header('authorization'));
       if (auth !== AUTH_OK) {

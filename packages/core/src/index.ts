@@ -21,7 +21,7 @@ export type { MemoryStore } from './memory-store.js';
 export { toStoredPlant } from './store.js';
 export { PlantTable } from './plant-table.js';
 
-// Error codes (generated from openapi.yaml)
+// Error codes (generated from the OpenAPI document)
 export { ErrorCode, errorStatus } from './generated/error-codes.js';
 
 // The spec's schemas

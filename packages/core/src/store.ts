@@ -1,7 +1,7 @@
 /**
  * A plant as the service stores it: the exact int64 id, the name, and the tag when it has one. What a
  * caller sends is the client's `NewPlant`; what the service answers is a `Plant` (no id).
- * The id is never rounded, and fields other than these three are never stored (docs/service.md).
+ * The id is never rounded, and fields other than these three are never stored (the service's rules).
  */
 export interface StoredPlant {
   readonly id: bigint;
@@ -18,11 +18,11 @@ export type InsertResult =
  * What the service needs of the place plants live: the insert it calls on every create, a health
  * check for readiness probes, and an optional `close`. Memory, file and PostgreSQL stores implement
  * it, and so can a store of your own: `@plant-store/core/testing` checks one against every rule
- * (docs/stores.md).
+ * (see the core's README, stores).
  *
  * `insert` is atomic per id: of concurrent inserts of one new id exactly one creates, and the others
  * get `{ created: false, existing }` with the winner, which is how concurrent creates of one id
- * resolve to one winner and replays or conflicts (docs/service.md, idempotency).
+ * resolve to one winner and replays or conflicts (the service's rules, idempotency).
  */
 export interface PlantStore {
   /**

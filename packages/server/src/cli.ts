@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The plant-store-server command: flags and environment in, a running server out, and a clean
-// shutdown on SIGINT/SIGTERM (docs/service.md, "Reference server defaults").
+// shutdown on SIGINT/SIGTERM (the service's rules, reference server defaults).
 import { readFileSync } from 'node:fs';
 import { openFileStore, type FileStore } from '@plant-store/store-file';
 import { startPlantStoreServer, type PlantStoreServer } from './plant-store-server.js';

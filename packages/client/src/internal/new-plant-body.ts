@@ -6,7 +6,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 /**
  * Checks a create's input and writes its JSON body, so bad input never reaches the wire.
  * JSON.stringify cannot write a bigint and would round nothing we could detect afterwards, so the id
- * is written from its exact digits (openapi.yaml: NewPlant.id, an int64 kept exactly).
+ * is written from its exact digits (the spec's `NewPlant.id`, an int64 kept exactly).
  */
 export function newPlantBody(plant: NewPlant): string {
   if (typeof plant !== 'object' || plant === null) {

@@ -1,7 +1,7 @@
 // This file is generated from openapi.yaml by `npm run generate`. Do not edit it by hand:
 // the tests fail when it differs from what the generator writes.
 
-/** The `error` values of the spec's Error body, by name (openapi.yaml: Error.error, x-error-codes). */
+/** The `error` values of the spec's Error body, by name (the spec's Error.error, listed in its x-error-codes). */
 export const ErrorCode = {
   /** HTTP 400: The body is not JSON (includes an empty body and invalid UTF-8). */
   INVALID_JSON: 40001,

@@ -1,4 +1,4 @@
-// Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes docs/service.md names.
+// Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes the service's rules name.
 
 /** The credentials are accepted. */
 export const AUTH_OK = 0;
@@ -23,7 +23,7 @@ export function isToken68(value: string): boolean {
 /**
  * Builds the check for the configured tokens. A list is compared in constant time; `'any'` accepts
  * every well-formed token (the mocks' default). There is no default: an empty or missing list is a
- * TypeError, so a server never accepts every token by accident (docs/service.md, server defaults).
+ * TypeError, so a server never accepts every token by accident (the service's rules, server defaults).
  */
 export function createBearerCheck(tokens: readonly string[] | 'any'): (header: string | null) => AuthOutcome {
   if (tokens !== 'any') {
@@ -57,7 +57,7 @@ export function createBearerCheck(tokens: readonly string[] | 'any'): (header: s
 /**
  * Builds the check of whether a caller's request id is a credential: what this request presents in its
  * `Authorization` header (whatever the scheme), or any configured token. Tokens are token68, which the
- * request-id filter lets through, and the id is echoed and logged (docs/service.md: no token ever appears
+ * request-id filter lets through, and the id is echoed and logged (the service's rules: no token ever appears
  * in a response or a log). Configured tokens are compared in constant time, or the request id would be
  * a timing oracle for them beside the `Authorization` header.
  */

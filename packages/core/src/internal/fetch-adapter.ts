@@ -17,7 +17,7 @@ export function fromWebRequest(request: Request): PlantStoreRequest {
 
 /**
  * Reads a body stream whole, counting bytes as they arrive and cancelling the stream as soon as it
- * passes `limit`, so an endless or oversized upload is never buffered (docs/service.md: 413 while streaming).
+ * passes `limit`, so an endless or oversized upload is never buffered (the service's rules: 413 while streaming).
  */
 export async function readLimited(
   body: ReadableStream<Uint8Array> | null,

@@ -1,4 +1,4 @@
-// Exact int64 values from JSON number text (docs/service.md: every integer in [-2^63, 2^63-1] is kept
+// Exact int64 values from JSON number text (the service's rules: every integer in [-2^63, 2^63-1] is kept
 // exactly; JSON.parse alone rounds both 2^53+1 and 1.00000000000000000001).
 
 /** The smallest int64, -2^63. */

@@ -1,4 +1,4 @@
-// The request's media type (docs/service.md: `application/json`, any case, optional `charset=utf-8`).
+// The request's media type (the service's rules: `application/json`, any case, optional `charset=utf-8`).
 
 /**
  * Whether a Content-Type value names JSON. RFC 9110 §8.3.1: type, subtype and parameter names are

@@ -1,4 +1,4 @@
-// NewPlant validation, hand-written for speed and proven equal to openapi.yaml's schema by
+// NewPlant validation, hand-written for speed and proven equal to the spec's schema by
 // test/new-plant-schema.test.ts (Ajv over the spec's components.schemas).
 import type { StoredPlant } from '../store.js';
 import { int64FromNumberText } from './int64.js';

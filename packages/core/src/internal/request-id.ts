@@ -1,4 +1,4 @@
-// X-Request-Id handling (docs/service.md: every response carries one, the caller's when it sent a sane one).
+// X-Request-Id handling (the service's rules: every response carries one, the caller's when it sent a sane one).
 
 /** 1 for each byte of `A-Z a-z 0-9 - _ . : /`, the characters a caller's request id may use. */
 const SANE = /* @__PURE__ */ (() => {

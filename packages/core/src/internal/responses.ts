@@ -22,7 +22,7 @@ export const CHALLENGE_MISSING = 'Bearer realm="plant-store"';
 /** RFC 6750 §3.1 challenge of a refused token. */
 export const CHALLENGE_INVALID = 'Bearer realm="plant-store", error="invalid_token"';
 
-/** The messages of the fixed failures. None repeats request data (docs/service.md, Failures). */
+/** The messages of the fixed failures. None repeats request data (the service's rules, Failures). */
 export const MESSAGES = {
   emptyBody: 'body is empty; it must be a JSON NewPlant object',
   notUtf8: 'body must be JSON encoded as UTF-8',

@@ -4,7 +4,7 @@ import { createErrorResponse, ErrorCode } from '@plant-store/core';
 
 /**
  * An answer the server gives on its own, where the core never sees a request: the HTTP parser
- * failed, the client was too slow, or the socket broke. docs/service.md asks for the spec's JSON
+ * failed, the client was too slow, or the socket broke. The service's rules ask for the spec's JSON
  * `Error` body even then, wherever Node lets the server choose.
  */
 export interface TransportAnswer {
@@ -37,7 +37,7 @@ export interface TransportAnswers {
  */
 export async function createTransportAnswers(basePath: string): Promise<TransportAnswers> {
   // A request that cannot be parsed has no readable body, so it is "not JSON" (40001). Timeouts and
-  // oversized headers have codes of their own in openapi.yaml (40801, 43101, marked `transport`):
+  // oversized headers have codes of their own in the spec (40801, 43101, marked `transport`):
   // they are the only answers the core never gives, and the statuses (408, 431) are the precise
   // ones so that proxies and HTTP clients treat them correctly.
   const [badRequest, missingHost, requestTimeout, headersTooLarge, internalError, connectRefused] = await Promise.all([
