@@ -29,13 +29,22 @@ export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
   readonly bodyLimit?: number;
   /** Called with every unexpected fault (the 500s) and its request id, e.g. to fail the test. */
   readonly onError?: (error: unknown, requestId: string) => void;
+  /**
+   * What the catch-all after the operations answers with the service's 404/405. `"base"` (default):
+   * every path and method under `baseUrl`, so nothing there escapes to the network. `"plants"`: only
+   * `/plants` and the paths below it, so an app's own endpoints under the same base (`/api/users`) reach
+   * the app's handlers whatever their order. `false`: no catch-all, `handlers` holds the operations only.
+   */
+  readonly catchAll?: 'base' | 'plants' | false;
 }
 
 /** One set of Plant Store mocks: the MSW handlers, the store behind them, and ready-made scenarios. */
 export interface PlantStoreHandlers<S extends PlantStore = MemoryStore> {
   /**
    * Every handler, for `setupServer(...handlers)` / `setupWorker(...handlers)`: `createPlant` first,
-   * then the catch-all that answers other paths and methods under `baseUrl` with the service's 404/405.
+   * then the catch-all that answers other paths and methods with the service's 404/405 (under `baseUrl`
+   * by default; see the `catchAll` option). MSW answers with the first handler that returns a response,
+   * so with the default catch-all an app's own handlers under the same base must come before these.
    */
   readonly handlers: HttpHandler[];
   /** The `createPlant` handler alone (`POST {baseUrl}/plants`). */
@@ -75,7 +84,7 @@ export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
   // Without a store option S is its default, MemoryStore: the cast is what that default means.
   const store = options.store ?? (createMemoryStore() as unknown as S);
   const app = createPlantStoreApp({
-    // docs/service.md "Mocks (MSW) defaults": tests need no secret, malformed credentials still fail.
+    // the service's rules, mocks' defaults: tests need no secret, malformed credentials still fail.
     tokens: options.tokens ?? 'any',
     store,
     ...(basePath !== undefined && { basePath }),
@@ -84,13 +93,8 @@ export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
   });
   const createPlantUrl = `${pattern}/plants`;
   const createPlant = http.post(createPlantUrl, ({ request }) => app.fetch(request));
-  // Everything else under the base URL goes to the core too, so a wrong path or method answers the
-  // server's 404/405 instead of escaping to the network. The base itself is matched as well when it
-  // has a path prefix: MSW's `/*` needs at least the slash after the prefix.
-  const rest = [http.all(`${pattern}/*`, ({ request }) => app.fetch(request))];
-  if (basePath !== undefined) rest.push(http.all(pattern, ({ request }) => app.fetch(request)));
   return {
-    handlers: [createPlant, ...rest],
+    handlers: [createPlant, ...catchAllHandlers(options.catchAll ?? 'base', pattern, basePath, app)],
     createPlant,
     store,
     app,
@@ -100,4 +104,29 @@ export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     }),
   };
+}
+
+/**
+ * The handlers that send what no operation matched to the core too, so a wrong path or method answers
+ * the server's 404/405 instead of escaping to the network. A prefix is matched by itself as well
+ * (`/api`, `/api/plants`): MSW's `/*` needs at least the slash after it.
+ */
+function catchAllHandlers(
+  catchAll: PlantStoreHandlersOptions['catchAll'],
+  pattern: string,
+  basePath: string | undefined,
+  app: Pick<PlantStoreApp<PlantStore>, 'fetch'>,
+): HttpHandler[] {
+  const toCore = (path: string) => http.all(path, ({ request }) => app.fetch(request));
+  switch (catchAll) {
+    case 'base':
+      return basePath === undefined ? [toCore(`${pattern}/*`)] : [toCore(`${pattern}/*`), toCore(pattern)];
+    case 'plants':
+      return [toCore(`${pattern}/plants/*`), toCore(`${pattern}/plants`)];
+    case false:
+      return [];
+    default:
+      // A JavaScript caller's typo must not quietly drop the catch-all.
+      throw new TypeError(`catchAll must be "base", "plants" or false, got ${JSON.stringify(catchAll)}`);
+  }
 }
