@@ -1,0 +1,32 @@
+// `npm start`: the reference server from the sources, in about a second. esbuild bundles the CLI with
+// the workspace packages taken from their src/ (no type declarations, no dist/ needed), then the
+// bundle runs in this process's place as far as signals go: SIGINT and SIGTERM reach the server,
+// which drains and exits, and its exit code is this script's.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// Beside the server's package.json, which the CLI reads for --version as the built one does.
+const outfile = join(root, 'packages/server/.cache/cli.mjs');
+mkdirSync(dirname(outfile), { recursive: true });
+
+await build({
+  entryPoints: [join(root, 'packages/server/src/cli.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  alias: {
+    '@plant-store/core': join(root, 'packages/core/src/index.ts'),
+    '@plant-store/store-file': join(root, 'packages/store-file/src/index.ts'),
+  },
+  logLevel: 'warning',
+});
+
+const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 143)));
