@@ -18,6 +18,7 @@ const newPlantSchema = {
   type: 'object',
   required: ['id', 'name'],
   properties: {
+    // biome-ignore lint/correctness/noPrecisionLoss: openapi.yaml's int64 bounds, as fastify's validator sees them (doubles)
     id: { type: 'integer', minimum: -9223372036854775808, maximum: 9223372036854775807 },
     name: { type: 'string' },
     tag: { type: 'string' },
@@ -82,11 +83,13 @@ export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens,
       });
     }
     if (!tokenAccepted(match[1])) {
-      throw new ApiError(401, 40102, 'the bearer token is not accepted', { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
+      throw new ApiError(401, 40102, 'the bearer token is not accepted', {
+        'www-authenticate': INVALID_TOKEN_CHALLENGE,
+      });
     }
   });
 
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((error, _request, reply) => {
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
       return reply.code(error.status).send({ error: error.code, message: error.message });
@@ -109,7 +112,7 @@ export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens,
     return reply.code(500).send({ error: 50001, message: 'an unexpected fault' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler((_request, reply) => {
     reply.code(404).send({ error: 40401, message: 'no such path: the only operation is POST /plants' });
   });
 
@@ -118,7 +121,9 @@ export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens,
     url: '/plants',
     handler: async (request, reply) => {
       reply.header('allow', 'POST');
-      return reply.code(405).send({ error: 40501, message: `method ${request.method} is not allowed on /plants; use POST` });
+      return reply
+        .code(405)
+        .send({ error: 40501, message: `method ${request.method} is not allowed on /plants; use POST` });
     },
   });
 
@@ -131,7 +136,9 @@ export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens,
       if (existing === undefined) {
         plants.set(id, tag === undefined ? { name } : { name, tag });
       } else if (existing.name !== name || existing.tag !== tag) {
-        return reply.code(400).send({ error: 40003, message: `id ${id} is stored already with a different name or tag` });
+        return reply
+          .code(400)
+          .send({ error: 40003, message: `id ${id} is stored already with a different name or tag` });
       }
       return tag === undefined ? { name } : { name, tag };
     },

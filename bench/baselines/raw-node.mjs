@@ -1,9 +1,9 @@
 // The raw node:http baseline: the plant store written by hand, plainly, the way a competent
 // developer would without our packages or a framework. It does the same work as the reference
-// server (DECISIONS.md): bearer auth in constant time, media type, body limit, strict UTF-8 and
-// JSON, NewPlant validation with the exact int64 id read from the raw text, a Map store with
-// idempotent replay and 40003, X-Request-Id, and the same JSON answers. It is the yardstick the
-// reference server is held to, so it must be neither crippled nor cutting corners.
+// server (the contract of openapi.yaml): bearer auth in constant time, media type, body limit,
+// strict UTF-8 and JSON, NewPlant validation with the exact int64 id read from the raw text, a Map
+// store with idempotent replay and 40003, X-Request-Id, and the same JSON answers. It is the
+// yardstick the reference server is held to, so it must be neither crippled nor cutting corners.
 import { createServer } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 
@@ -61,7 +61,11 @@ export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens,
       if (param === '') continue;
       const eq = param.indexOf('=');
       if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') return false;
-      const charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+      const charset = param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .toLowerCase();
       if (charset !== 'utf-8') return false;
     }
     return true;
@@ -79,7 +83,9 @@ export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens,
     }
     if (req.method !== 'POST') {
       req.resume();
-      return fail(res, 405, requestId, 40501, `method ${req.method} is not allowed on /plants; use POST`, { allow: 'POST' });
+      return fail(res, 405, requestId, 40501, `method ${req.method} is not allowed on /plants; use POST`, {
+        allow: 'POST',
+      });
     }
 
     // RFC 6750 §2.1, with the scheme name case-insensitive (RFC 9110 §11.1); auth is judged before
@@ -146,7 +152,13 @@ export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens,
     if (!('id' in value)) return fail(res, 400, requestId, 40002, 'id is required');
     const id = exactId(text, value.id);
     if (id === undefined) {
-      return fail(res, 400, requestId, 40002, 'id must be an integer between -9223372036854775808 and 9223372036854775807');
+      return fail(
+        res,
+        400,
+        requestId,
+        40002,
+        'id must be an integer between -9223372036854775808 and 9223372036854775807',
+      );
     }
     const { name, tag } = value;
     if (typeof name !== 'string') return fail(res, 400, requestId, 40002, 'name is required and must be a string');

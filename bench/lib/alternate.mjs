@@ -1,7 +1,8 @@
 // Times contenders that answer the same call, interleaved call by call (the order flips at every
 // step), so that drift (a noisy neighbour, JIT tiers, GC) falls on every contender alike instead of
-// on whichever batch ran during a slow spell. Earlier this ran each contender's calls as a batch per
-// round; on this shared VM the batches drifted apart by up to 20% between full runs.
+// on whichever batch of calls ran during a slow spell. Runs in the child processes of the client and
+// mocks parts (client-bench.mjs, msw-bench.mjs).
+import { median } from './stats.mjs';
 
 /**
  * @param {{ name: string, call(i: number): Promise<void>, enter?(): void }[]} contenders
@@ -40,14 +41,12 @@ export async function alternate(contenders, { warmup, rounds, perRound }) {
   return contenders.map((contender, k) => {
     const roundsUs = wallMs[k].map((ms) => (ms * 1000) / perRound);
     const cpuRounds = cpuUs[k].map((us) => us / perRound);
-    return { name: contender.name, usPerCall: median(roundsUs), cpuUsPerCall: median(cpuRounds), rounds: roundsUs, cpuRounds };
+    return {
+      name: contender.name,
+      usPerCall: median(roundsUs),
+      cpuUsPerCall: median(cpuRounds),
+      rounds: roundsUs,
+      cpuRounds,
+    };
   });
-}
-
-/** The median of the finite values (NaN when there is none: a contender that never ran). */
-export function median(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

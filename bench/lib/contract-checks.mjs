@@ -1,4 +1,4 @@
-// A few contract cases (DECISIONS.md) run against every server before it is loaded, so a
+// A few cases of the contract in openapi.yaml, run against every server before it is loaded, so a
 // baseline that is fast because it skips work shows up in the results instead of hiding there.
 import { request } from 'node:http';
 
@@ -46,8 +46,13 @@ export async function runContractChecks(url, token) {
     const r = await post('{"id":1,"name":"Fern","tag":"indoor","extra":true}');
     return r.status === 200 && JSON.stringify(r.json) === '{"name":"Fern","tag":"indoor"}';
   });
-  await check('replays the same body with 200', async () => (await post('{"id":1,"name":"Fern","tag":"indoor"}')).status === 200);
-  await check('answers 40003 to the same id with another tag', async () => is(await post('{"id":1,"name":"Fern"}'), 400, 40003));
+  await check(
+    'replays the same body with 200',
+    async () => (await post('{"id":1,"name":"Fern","tag":"indoor"}')).status === 200,
+  );
+  await check('answers 40003 to the same id with another tag', async () =>
+    is(await post('{"id":1,"name":"Fern"}'), 400, 40003),
+  );
   await check('keeps 2^53 and 2^53+1 apart (exact int64)', async () => {
     const a = await post('{"id":9007199254740992,"name":"A"}');
     const b = await post('{"id":9007199254740993,"name":"B"}');
@@ -58,7 +63,9 @@ export async function runContractChecks(url, token) {
     const over = await post('{"id":9223372036854775808,"name":"Over"}');
     return max.status === 200 && is(over, 400, 40002);
   });
-  await check('refuses 1.00000000000000000001 as an id', async () => is(await post('{"id":1.00000000000000000001,"name":"F"}'), 400, 40002));
+  await check('refuses 1.00000000000000000001 as an id', async () =>
+    is(await post('{"id":1.00000000000000000001,"name":"F"}'), 400, 40002),
+  );
   await check('refuses a string id and tag null', async () => {
     const a = await post('{"id":"7","name":"F"}');
     const b = await post('{"id":7,"name":"F","tag":null}');
@@ -81,7 +88,11 @@ export async function runContractChecks(url, token) {
     );
   });
   await check('answers 41501 to text/plain', async () =>
-    is(await post('{"id":10,"name":"F"}', { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }), 415, 41501),
+    is(
+      await post('{"id":10,"name":"F"}', { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }),
+      415,
+      41501,
+    ),
   );
   await check('answers 41301 to a declared length over 1 MiB', async () =>
     is(await post(`{"id":11,"name":"${'x'.repeat(1024 * 1024)}"}`), 413, 41301),

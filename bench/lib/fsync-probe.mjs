@@ -7,7 +7,9 @@ import { join } from 'node:path';
 const { dir, count = 200 } = JSON.parse(process.argv[2]);
 const file = join(dir, `fsync-probe-${process.pid}.log`);
 const handle = await open(file, 'a');
-const line = Buffer.from(`${JSON.stringify({ id: '4611686018427387904', name: 'Monstera deliciosa', tag: 'indoor' })}\n`);
+const line = Buffer.from(
+  `${JSON.stringify({ id: '4611686018427387904', name: 'Monstera deliciosa', tag: 'indoor' })}\n`,
+);
 const times = [];
 try {
   for (let i = 0; i < count; i++) {

@@ -3,7 +3,7 @@
 //   node load.mjs '<json config>'   one warm-up and one measured run, then `RESULT {…}`, then exit;
 //   node load.mjs --session         one config per line on stdin, each answered by `PHASE measure`
 //                                   and `RESULT {…}` on stdout, until stdin ends. The bench times
-//                                   short bursts against servers that stay up (see bench/run.mjs),
+//                                   short bursts against servers that stay up (parts/head-to-head.mjs),
 //                                   and starting a node process and autocannon per burst would cost
 //                                   as long as the burst.
 //
@@ -25,10 +25,9 @@ let nextId;
 
 /**
  * Unique ids without autocannon building every request anew. Its `setupRequest` path rebuilds the
- * whole request per send (object copies, a deep clone, three Buffers), which made the load generator
- * as busy as the servers (both at ~95% of a core), so req/s measured autocannon as much as the
- * server: measured at 16 connections, the loader went from 0.95 to ~0.67 of a core, the servers to
- * ~0.98. Instead each connection keeps the one request buffer autocannon built for it, and the id's
+ * whole request per send (object copies, a deep clone, three Buffers), which makes the load
+ * generator as busy as the servers, so that req/s measures autocannon as much as the server.
+ * Instead each connection keeps the one request buffer autocannon built for it, and the id's
  * digits are rewritten in it before every send: autocannon's client emits `request` right before it
  * writes the buffer, and with pipelining 1 the previous request has been answered, so the buffer is
  * free. test/bench/load-generator.test.ts checks that every id sent is new.
@@ -62,7 +61,9 @@ function percentile(sorted, p) {
 /** The result of one measured autocannon run, with exact latencies (see `run`). */
 function summary(result, latencies, cpuSeconds) {
   const sorted = Float64Array.from(latencies).sort();
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]),
+  );
   return {
     rps: result.requests.total / result.duration,
     total: result.requests.total,
@@ -79,7 +80,7 @@ function summary(result, latencies, cpuSeconds) {
 /**
  * One warm-up (unless 0) and one measured run; prints PHASE and RESULT. With `urls` instead of
  * `url`, every server gets its own `connections` at the same time (a head-to-head run: see
- * bench/run.mjs) and RESULT holds `{ results: [...] }` in the order of `urls`.
+ * parts/head-to-head.mjs) and RESULT holds `{ results: [...] }` in the order of `urls`.
  */
 async function measure(config) {
   const { token, workload, connections = 16, duration = 6, warmup = 2, idBase = 1_000_000_000 } = config;
@@ -96,7 +97,15 @@ async function measure(config) {
     return { url, requests, setupClient };
   });
   const run = ({ url, requests, setupClient }, seconds, latencies) => {
-    const instance = autocannon({ url, connections, pipelining: 1, duration: seconds, requests, timeout: 10, ...(setupClient ? { setupClient } : {}) });
+    const instance = autocannon({
+      url,
+      connections,
+      pipelining: 1,
+      duration: seconds,
+      requests,
+      timeout: 10,
+      ...(setupClient ? { setupClient } : {}),
+    });
     if (latencies) {
       // autocannon's own histogram keeps whole milliseconds; at ~1 ms per request that is too coarse
       // to compare p99s, so the exact times are kept here.

@@ -2,10 +2,10 @@
 // Usage: node memory-1m.mjs '<json {count, ids, store, phase, path}>'.
 // - store 'memory' (default): the core app with its in-memory store, filled with valid creates
 //   through `app.handle` (the path the node:http adapter takes, without the sockets).
-// - store 'file': the durable store as a restarted `--data` server holds it. Phase 'fill' writes the
-//   log at `path` (inserts straight into the store, 5,000 at a time: seconds, not a million fsyncs);
-//   phase 'open', in a fresh process, replays it and reports.
-import { createPlantStoreApp } from '@plant-store/core';
+// - store 'file': @plant-store/store-file as a restarted `--data` server holds it. Phase 'fill'
+//   writes the log at `path` (inserts straight into the store, 5,000 at a time: seconds, not a
+//   million fsyncs); phase 'open', in a fresh process, replays it and reports.
+import { createMemoryStore, createPlantStoreApp } from '@plant-store/core';
 
 const { count = 1_000_000, ids = 'large', store = 'memory', phase, path } = JSON.parse(process.argv[2] ?? '{}');
 const gc = globalThis.gc ?? (() => {});
@@ -51,7 +51,8 @@ async function fillMemory() {
   // the store's.
   const scratch = new Uint8Array(256);
   const before = settle();
-  const app = createPlantStoreApp({ tokens: [TOKEN] });
+  const memoryStore = createMemoryStore();
+  const app = createPlantStoreApp({ tokens: [TOKEN], store: memoryStore });
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
   const header = (name) => headers[name] ?? null;
   const started = performance.now();
@@ -59,17 +60,22 @@ async function fillMemory() {
     const { id, name, tag } = plantAt(i);
     const body = tag === undefined ? `{"id":${id},"name":"${name}"}` : `{"id":${id},"name":"${name}","tag":"${tag}"}`;
     const bytes = scratch.subarray(0, encoder.encodeInto(body, scratch).written);
-    const response = await app.handle({ method: 'POST', path: '/plants', header, readBody: () => Promise.resolve(bytes) });
+    const response = await app.handle({
+      method: 'POST',
+      path: '/plants',
+      header,
+      readBody: () => Promise.resolve(bytes),
+    });
     if (response.status !== 200) throw new Error(`create ${i} answered ${response.status}: ${response.body}`);
   }
   const fillSeconds = (performance.now() - started) / 1000;
-  const size = await app.store.size();
+  const size = await memoryStore.size();
   if (size !== count) throw new Error(`the store holds ${size} plants, not ${count}`);
   report(before, { fillSeconds });
 }
 
-// Imported only for the file store, so the memory rows do not carry the server's modules in their RSS.
-const openFileStore = async (options) => (await import('@plant-store/server')).openFileStore(options);
+// Imported only for the file store, so the memory rows do not carry its modules in their RSS.
+const openFileStore = async (options) => (await import('@plant-store/store-file')).openFileStore(options);
 
 async function fillFile() {
   const file = await openFileStore({ path });
@@ -91,8 +97,8 @@ async function openFile() {
   const started = performance.now();
   const file = await openFileStore({ path });
   const openSeconds = (performance.now() - started) / 1000;
-  const size = await file.size();
-  if (size !== count) throw new Error(`the reopened store holds ${size} plants, not ${count}`);
+  const size = file.recovery.plants;
+  if (size !== count) throw new Error(`the reopened store replayed ${size} plants, not ${count}`);
   report(before, { openSeconds });
   await file.close();
 }

@@ -1,5 +1,6 @@
-// Process plumbing for the bench: spawn node children pinned to one core, read their line
-// protocol (READY / PHASE / RESULT), and read their memory and CPU from /proc.
+// Process plumbing for the bench: spawn node children pinned to one core (under valgrind when an
+// instruction count is wanted), read their line protocol (READY / PHASE / RESULT), and read their
+// memory and CPU from /proc.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -17,9 +18,6 @@ export function hasCommand(command) {
   }
 }
 
-/** Whether `taskset` can pin processes here (util-linux; absent on macOS). */
-export const canPin = hasCommand('taskset');
-
 /** How many cores the bench may use; pinning needs two. */
 export const cores = (() => {
   try {
@@ -29,25 +27,51 @@ export const cores = (() => {
   }
 })();
 
-/** Spawns `node ...args` pinned to `core` when pinning is possible. */
-export function spawnNode(args, { core, nodeArgs = [], env, stdin = 'ignore' } = {}) {
-  const argv = [...nodeArgs, ...args];
-  const pin = canPin && cores >= 2 && core !== undefined;
-  const stdio = [stdin, 'pipe', 'pipe'];
-  const child = pin
-    ? spawn('taskset', ['-c', String(core), process.execPath, ...argv], { stdio, env })
-    : spawn(process.execPath, argv, { stdio, env });
+/** Whether processes are pinned to cores here (`taskset`, from util-linux, is absent on macOS). */
+export const canPin = hasCommand('taskset') && cores >= 2;
+
+/** Whether valgrind is installed (it is optional: the instruction counts are skipped without it). */
+export const hasValgrind = hasCommand('valgrind');
+
+// The one way the bench counts instructions: cachegrind without cache simulation.
+const VALGRIND = [
+  'valgrind',
+  '--tool=cachegrind',
+  '--cache-sim=no',
+  '--cachegrind-out-file=/dev/null',
+  // V8 writes and rewrites machine code at run time.
+  '--smc-check=all-non-file',
+];
+
+/** The instruction count valgrind printed on stderr at exit, or undefined. */
+export function readInstructionCount(stderr) {
+  const match = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  return match ? Number(match[1].replaceAll(',', '')) : undefined;
+}
+
+/**
+ * Spawns `node ...args`, pinned to `core` when pinning is possible, under valgrind when `valgrind`
+ * is set. stdout is read as lines; the tail of stderr is kept for error messages (and for
+ * valgrind's count, printed last).
+ */
+export function spawnNode(args, { core, nodeArgs = [], env, stdin = 'ignore', valgrind = false } = {}) {
+  const command = [...(valgrind ? VALGRIND : []), process.execPath, ...nodeArgs, ...args];
+  if (canPin && core !== undefined) command.unshift('taskset', '-c', String(core));
+  const child = spawn(command[0], command.slice(1), { stdio: [stdin, 'pipe', 'pipe'], env });
   const lines = createInterface({ input: child.stdout });
   let stderr = '';
   // Children are drained always: a server that logs into a pipe nobody reads stops when it fills.
   child.stderr.on('data', (chunk) => {
-    if (stderr.length < 20_000) stderr += chunk;
+    stderr = (stderr + chunk).slice(-20_000);
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return { child, lines, exited, stderr: () => stderr };
 }
 
-/** Waits for a line starting with `prefix` and returns the rest, parsed as JSON. */
+/**
+ * Waits for a line of the child's stdout: one starting with `prefix` (a string) resolves with the
+ * rest parsed as JSON, one matching `prefix` (a RegExp) with the match.
+ */
 export function waitForLine(proc, prefix, timeoutMs) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -56,8 +80,10 @@ export function waitForLine(proc, prefix, timeoutMs) {
       reject(new Error(`timed out after ${timeoutMs} ms waiting for ${prefix}\n${proc.stderr()}`));
     }, timeoutMs);
     const onLine = (line) => {
-      if (!line.startsWith(prefix)) return;
+      const match = typeof prefix === 'string' ? line.startsWith(prefix) : prefix.exec(line);
+      if (!match) return;
       cleanup();
+      if (typeof prefix !== 'string') return resolve(match);
       const rest = line.slice(prefix.length).trim();
       resolve(rest === '' ? null : JSON.parse(rest));
     };
@@ -72,26 +98,6 @@ export function waitForLine(proc, prefix, timeoutMs) {
     proc.lines.on('line', onLine);
     proc.exited.then(onExit);
   });
-}
-
-/**
- * Starts `lib/serve.mjs <kind>` as a server under test.
- * @returns {Promise<{ url: string, pid: number, stop(): Promise<void>, stderr(): string }>}
- */
-export async function startServer(kind, options, { core = 0, nodeArgs = [] } = {}) {
-  const proc = spawnNode([`${LIB}serve.mjs`, kind, JSON.stringify(options)], { core, nodeArgs });
-  const ready = await waitForLine(proc, 'READY', 30_000);
-  return {
-    url: ready.url,
-    pid: proc.child.pid,
-    stderr: proc.stderr,
-    async stop() {
-      proc.child.kill('SIGTERM');
-      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
-      await proc.exited;
-      clearTimeout(timer);
-    },
-  };
 }
 
 /** Runs a bench child to completion and returns its `RESULT` line, killing it after `timeoutMs`. */
@@ -122,11 +128,24 @@ export function startLoader({ core } = {}) {
     },
     async stop() {
       proc.child.stdin.end();
-      const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
-      await proc.exited;
-      clearTimeout(timer);
+      await exitWithin(proc, 10_000);
     },
   };
+}
+
+/**
+ * Waits up to `graceMs` for the child to exit, then kills it.
+ * @returns {Promise<{ code: number | null, signal: string | null, killed: boolean }>}
+ */
+export async function exitWithin(proc, graceMs) {
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    proc.child.kill('SIGKILL');
+  }, graceMs);
+  const exit = await proc.exited;
+  clearTimeout(timer);
+  return { ...exit, killed };
 }
 
 /** A field of /proc/<pid>/status in KiB (VmHWM is the peak RSS), or NaN where /proc is absent. */

@@ -1,14 +1,70 @@
-// Child-process entry that starts one server under test and reports its URL, so the server runs
-// in its own process (pinned to its own core) and its peak RSS is its own. Usage:
-//   node serve.mjs <raw|fastify|ours|trivial|module> '<json options>'
-// `module` imports `options.module` (a file path) and calls its `start(options)`: a way to A/B a
-// candidate change of the server against the others without touching the packages.
-// Prints one line `READY {"url":…}` on stdout; SIGTERM/SIGINT close it and exit 0 (which is also
-// what lets `--cpu-prof` write its profile).
-const [kind, json = '{}'] = process.argv.slice(2);
-const options = { port: 0, host: '127.0.0.1', ...JSON.parse(json) };
+// The one way the bench starts a server under test: `startServer(kind, options)` runs it in a
+// process of its own (pinned to its own core, so that its CPU time and peak RSS are its own, and
+// under valgrind when its instructions are counted) and resolves once it listens.
+//
+// Kinds:
+//   raw, fastify   the baselines (bench/baselines/)
+//   ours           @plant-store/server with its memory store; with `data` (a path), with the file
+//                  store of @plant-store/store-file opened there: fsync before every ack
+//   trivial        a server that answers every request with the same Plant (the client part's)
+//   module         `start(options)` of the module at `options.module`, resolving { url, close,
+//                  store? }: a candidate build of the server, to A/B a change against the others
+//   cli            the real `plant-store-server` command (packages/server/dist/cli.js), with
+//                  `--data` when `data` is given: what the soak drives
+//
+// Every kind but `cli` runs through this file as the child's entry: `node serve.mjs <kind> <json>`
+// prints `READY {"url":…}`, closes on SIGTERM or SIGINT and exits 0 (which is also what lets
+// `--cpu-prof` write its profile and valgrind its count), and on SIGUSR2 prints the stats of its
+// store, where the store keeps them, as `STATS {…}` on stderr.
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exitWithin, spawnNode, waitForLine } from './proc.mjs';
 
-async function start() {
+const SELF = fileURLToPath(import.meta.url);
+const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.meta.url));
+
+/**
+ * Starts a server under test in its own process.
+ * @param {'raw' | 'fastify' | 'ours' | 'trivial' | 'module' | 'cli'} kind
+ * @param {{ tokens?: string[], data?: string, module?: string }} options
+ * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean }} [how]
+ * @returns {Promise<{ url: string, pid: number, stderr(): string, exited: Promise<object>,
+ *   stop(graceMs?: number): Promise<{ code: number | null, signal: string | null, killed: boolean }> }>}
+ */
+export async function startServer(kind, options = {}, { core = 0, nodeArgs = [], valgrind = false } = {}) {
+  const args =
+    kind === 'cli'
+      ? [
+          CLI,
+          '--port',
+          '0',
+          '--host',
+          '127.0.0.1',
+          ...(options.tokens ?? []).flatMap((token) => ['--token', token]),
+          ...(options.data ? ['--data', options.data] : []),
+        ]
+      : [SELF, kind, JSON.stringify(options)];
+  const proc = spawnNode(args, { core, nodeArgs, valgrind });
+  // Node under valgrind starts some fifty times slower.
+  const timeoutMs = valgrind ? 300_000 : 30_000;
+  const url =
+    kind === 'cli'
+      ? (await waitForLine(proc, /listening on (http:\/\/\S+)/, timeoutMs))[1]
+      : (await waitForLine(proc, 'READY', timeoutMs)).url;
+  return {
+    url,
+    pid: proc.child.pid,
+    stderr: proc.stderr,
+    exited: proc.exited,
+    async stop(graceMs = valgrind ? 120_000 : 10_000) {
+      proc.child.kill('SIGTERM');
+      return exitWithin(proc, graceMs);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the child's side
+
+async function start(kind, options) {
   switch (kind) {
     case 'raw': {
       const { startRawNodeServer } = await import('../baselines/raw-node.mjs');
@@ -18,16 +74,13 @@ async function start() {
       const { startFastifyServer } = await import('../baselines/fastify.mjs');
       return startFastifyServer(options);
     }
-    case 'ours': {
-      const { startPlantStoreServer } = await import('@plant-store/server');
-      return startPlantStoreServer(options);
-    }
+    case 'ours':
+      return startOurs(options);
     case 'trivial': {
       const { startTrivialServer } = await import('./trivial-server.mjs');
       return startTrivialServer(options);
     }
     case 'module': {
-      const { pathToFileURL } = await import('node:url');
       const { start: startModule } = await import(pathToFileURL(options.module).href);
       return startModule(options);
     }
@@ -36,17 +89,49 @@ async function start() {
   }
 }
 
-const server = await start();
-process.stdout.write(`READY ${JSON.stringify({ url: server.url })}\n`);
-
-let closing = false;
-async function stop() {
-  if (closing) return;
-  closing = true;
-  // A server that does not close in time still has to let the bench go on.
-  setTimeout(() => process.exit(0), 5_000).unref();
-  await server.close();
-  process.exit(0);
+async function startOurs({ data, ...options }) {
+  const { startPlantStoreServer } = await import('@plant-store/server');
+  if (data === undefined) return startPlantStoreServer(options);
+  // Imported only here, so that the memory rows do not carry the file store's modules.
+  const { openFileStore } = await import('@plant-store/store-file');
+  const store = await openFileStore({ path: data });
+  let server;
+  try {
+    server = await startPlantStoreServer({ ...options, store });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // The server does not close a store it was handed: its opener does, after the server.
+  return {
+    url: server.url,
+    store,
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
 }
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+
+async function main() {
+  const [kind, json = '{}'] = process.argv.slice(2);
+  const server = await start(kind, { port: 0, host: '127.0.0.1', ...JSON.parse(json) });
+  process.stdout.write(`READY ${JSON.stringify({ url: server.url })}\n`);
+  process.on('SIGUSR2', () => {
+    const stats = typeof server.store?.stats === 'function' ? server.store.stats() : {};
+    process.stderr.write(`STATS ${JSON.stringify(stats)}\n`);
+  });
+  let closing = false;
+  const stop = async () => {
+    if (closing) return;
+    closing = true;
+    // A server that does not close in time must still let the bench go on.
+    setTimeout(() => process.exit(0), 5_000).unref();
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+if (process.argv[1] === SELF) await main();

@@ -1,35 +1,37 @@
-// A/B of the durable server row against the in-memory one (issue 6), without the rest of the bench:
-// the same pinned processes and autocannon load as `npm run bench` (bench/lib), unique-id creates
-// only, and per row the figures that say where a durable create's CPU goes: user and system time of
-// the server process (its fs thread pool included), the fs threads' share, context switches, and the
-// store's records per write (the average batch).
+// A/B of the durable server row against the in-memory one, without the rest of the bench: the same
+// pinned processes and autocannon load as `npm run bench` (lib/serve.mjs, lib/load.mjs), unique-id
+// creates only, and per row the figures that say where a durable create's CPU goes: user and system
+// time of the server process (its fs thread pool included), the other threads' share, context
+// switches, and the file store's records per write (the average batch, from its stats()).
 //
-// Usage (under the CPU lock on a shared machine):
-//   flock /tmp/cpu.lock node bench/scripts/durable-ab.mjs [rounds=3]
-// Environment: DURABLE_AB=name=/abs/index.js,… adds a durable row per build named (e.g. a copy of
-// packages/server/dist/index.js from before a change); BENCH_DURATION (6), BENCH_CONNECTIONS (16).
+// Usage (alone on the machine, or under a CPU lock on a shared one):
+//   node bench/scripts/durable-ab.mjs [rounds=3]
+// Environment: DURABLE_AB=name=/abs/module.mjs,… adds a durable row per module named, each exporting
+// `start(options)` as BENCH_CANDIDATE does (given `data`, the log's path; resolving { url, close,
+// store }): e.g. a copy of the server and file store from before a change. BENCH_DURATION (6),
+// BENCH_CONNECTIONS (16).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runChild, startServer } from '../lib/proc.mjs';
+import { runChild } from '../lib/proc.mjs';
+import { startServer } from '../lib/serve.mjs';
 
-const HERE = fileURLToPath(new URL('.', import.meta.url));
+const LOAD = fileURLToPath(new URL('../lib/load.mjs', import.meta.url));
 const rounds = Number(process.argv[2] ?? 3);
 const duration = Number(process.env.BENCH_DURATION ?? 6);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const TOKEN = 'durable-ab';
-const MODULE = join(HERE, 'durable-serve.mjs');
 
 const rows = [
-  { id: 'memory', options: {} },
-  { id: 'durable', options: { durable: true } },
+  { id: 'memory', kind: 'ours' },
+  { id: 'durable', kind: 'ours', durable: true },
   ...(process.env.DURABLE_AB ?? '')
     .split(',')
     .filter(Boolean)
     .map((pair) => {
-      const [id, dist] = pair.split('=');
-      return { id, options: { durable: true, dist } };
+      const [id, module] = pair.split('=');
+      return { id, kind: 'module', module, durable: true };
     }),
 ];
 
@@ -70,17 +72,25 @@ function lastStats(text) {
 }
 
 async function benchOne(row, round, tmp) {
-  const options = { tokens: [TOKEN], module: MODULE };
-  if (row.options.dist) options.dist = row.options.dist;
-  if (row.options.durable) options.data = join(tmp, `${row.id}-${round}.log`);
-  const running = await startServer('module', options, { core: 0 });
+  const options = { tokens: [TOKEN] };
+  if (row.module) options.module = row.module;
+  if (row.durable) options.data = join(tmp, `${row.id}-${round}.log`);
+  const running = await startServer(row.kind, options, { core: 0 });
   let before;
   let after;
   try {
     const result = await runChild(
       [
-        join(HERE, '..', 'lib', 'load.mjs'),
-        JSON.stringify({ url: running.url, token: TOKEN, workload: 'unique', connections, duration, warmup: 2, idBase: 1_000_000_000 * (round + 1) }),
+        LOAD,
+        JSON.stringify({
+          url: running.url,
+          token: TOKEN,
+          workload: 'unique',
+          connections,
+          duration,
+          warmup: 2,
+          idBase: 1_000_000_000 * (round + 1),
+        }),
       ],
       {
         core: 1,

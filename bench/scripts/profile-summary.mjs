@@ -11,7 +11,9 @@ if (!target) {
 }
 const top = Number(topArg);
 const files = statSync(target).isDirectory()
-  ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(target, f))
+  ? readdirSync(target)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => join(target, f))
   : [target];
 
 for (const file of files) {
@@ -19,7 +21,9 @@ for (const file of files) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map();
   // timeDeltas[i] is the time before sample i; attributing it to sample i is V8's own convention.
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   // Idle time is the process waiting for the network (or for a core on a busy machine): it says
   // nothing about what the code costs, so shares are of busy time.
   for (const [id] of selfUs) if (byId.get(id).callFrame.functionName === '(idle)') selfUs.delete(id);
@@ -28,7 +32,9 @@ for (const file of files) {
   const byFile = new Map();
   for (const [id, us] of selfUs) {
     const { callFrame } = byId.get(id);
-    const where = callFrame.url ? callFrame.url.replace(/^file:\/\/.*\/(packages|node_modules|bench)\//, '$1/') : '(native)';
+    const where = callFrame.url
+      ? callFrame.url.replace(/^file:\/\/.*\/(packages|node_modules|bench)\//, '$1/')
+      : '(native)';
     const name = `${callFrame.functionName || '(anonymous)'}  ${where}:${callFrame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
     const group = where.startsWith('node:') ? where.split('/').slice(0, 2).join('/') : where;

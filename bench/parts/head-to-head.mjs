@@ -1,0 +1,131 @@
+// Head-to-head runs of the servers part: two servers on the same core at the same time, each driven
+// by as many connections as it gets alone, from one load generator, so that whatever the machine's
+// other tenants take falls on both alike. Run one after the other, two servers' req/s ratio moves
+// with the VM's steal; side by side it holds still (the control, raw against a second raw, shows
+// by how little). Both servers are busy the whole window, so the scheduler gives each half the core
+// and each one's req/s is what its own work per request allows. Fresh pairs rather than more rounds
+// per pair: a pair's processes share a JIT history, which can favour one side for a whole block.
+import { WORKLOADS, headKey, headToHeadPairs, serverOptions } from '../lib/contenders.mjs';
+import { procCpuSeconds, startLoader } from '../lib/proc.mjs';
+import { errorDetail, errorText, fmt } from '../lib/report.mjs';
+import { startServer } from '../lib/serve.mjs';
+import { headRatio, median, range } from '../lib/stats.mjs';
+
+/**
+ * @returns {Promise<Map<string, ({ a: object, b: object } | undefined)[]>>} `headKey` → every round's
+ *   two results (undefined for the rounds of a block that failed)
+ */
+export async function runHeadToHead(available, pending, ctx) {
+  const { options, plan, log } = ctx;
+  const byId = new Map(available.map((server) => [server.id, server]));
+  const head = new Map();
+  const loader = startLoader({ core: options.loadCore });
+  try {
+    for (const pair of headToHeadPairs(options.candidate)) {
+      const a = byId.get(pair.a);
+      const b = byId.get(pair.b);
+      if (!a || !b) continue;
+      for (const workload of WORKLOADS) {
+        const key = headKey(pair, workload);
+        const rounds = [];
+        head.set(key, rounds);
+        for (let block = 0; block < plan.headBlocks; block++) {
+          log(`bench: head to head ${key}, block ${block + 1}/${plan.headBlocks}`);
+          const running = [];
+          try {
+            for (const server of [a, b])
+              running.push(await startServer(server.kind, serverOptions(server, ctx), { core: options.serverCore }));
+            const load = { token: options.token, workload: workload.id, connections: plan.connections, warmup: 0 };
+            await loader.burst({ ...load, urls: running.map((r) => r.url), duration: plan.warmup });
+            for (let round = 0; round < plan.headRounds; round++) {
+              // autocannon starts the first url's connections a moment before the second's.
+              const order = round % 2 === 0 ? running : [...running].reverse();
+              let cpuStart;
+              let cpuEnd;
+              const { results } = await loader.burst(
+                { ...load, urls: order.map((r) => r.url), duration: plan.headDuration },
+                {
+                  timeoutMs: plan.headDuration * 1000 + 60_000,
+                  onLine(line) {
+                    if (line.startsWith('PHASE measure')) cpuStart = running.map((r) => procCpuSeconds(r.pid));
+                    else if (line.startsWith('RESULT')) cpuEnd = running.map((r) => procCpuSeconds(r.pid));
+                  },
+                },
+              );
+              const [ra, rb] = order === running ? results : [...results].reverse();
+              const withCpu = (result, i) => ({
+                ...result,
+                cpuUsPerRequest: ((cpuEnd[i] - cpuStart[i]) * 1e6) / result.total,
+                valid: workload.expect(result.statusCodes),
+              });
+              rounds.push({ a: withCpu(ra, 0), b: withCpu(rb, 1) });
+            }
+          } catch (error) {
+            pending.set(key, errorText(error));
+            log(`bench: ${key} failed: ${errorDetail(error)}`);
+            // The block's missing rounds stay as gaps, so that the next blocks' rounds still pair
+            // with their own block's (see headRatio).
+            while (rounds.length < (block + 1) * plan.headRounds) rounds.push(undefined);
+          } finally {
+            await Promise.all(running.map((r) => r.stop()));
+          }
+        }
+      }
+    }
+  } finally {
+    await loader.stop();
+  }
+  return head;
+}
+
+/** The head-to-head table and its per-round ratios. */
+export function headToHeadRows({ servers, head, pending }, options) {
+  const label = (id) => servers.find((server) => server.id === id)?.label ?? id;
+  const rows = [];
+  const notes = [];
+  for (const pair of headToHeadPairs(options.candidate)) {
+    for (const workload of WORKLOADS) {
+      const key = headKey(pair, workload);
+      const all = head?.get(key) ?? [];
+      const rounds = all.filter(Boolean);
+      const name = pair.control
+        ? `${label(pair.a)} vs a second copy (control)`
+        : `${label(pair.a)} vs ${label(pair.b)}`;
+      if (rounds.length === 0) {
+        rows.push(`| ${name} | ${workload.label} | pending: ${pending.get(key) ?? 'not run'} | | | | | | |`);
+        continue;
+      }
+      const rps = headRatio(all);
+      const p99 = headRatio(all, 'p99Ms');
+      const cpu = headRatio(all, 'cpuUsPerRequest');
+      const of = (side, field) => median(rounds.map((r) => r[side][field]));
+      const valid = rounds.every((r) => r.a.valid && r.b.valid);
+      rows.push(
+        `| ${name} | ${workload.label} | ${fmt.int(of('a', 'rps'))} / ${fmt.int(of('b', 'rps'))} | **${fmt.ratio(rps.ratio)}** | ${range(rps.rounds)} | ${fmt.ms(of('a', 'p99Ms'))} / ${fmt.ms(of('b', 'p99Ms'))} (${fmt.ratio(p99.ratio)}) | ${fmt.us(of('a', 'cpuUsPerRequest'))} / ${fmt.us(of('b', 'cpuUsPerRequest'))} (${fmt.ratio(cpu.ratio)}) | ${rounds.length} | ${valid ? '' : '**unexpected** '}${statuses(rounds, 'a')} / ${statuses(rounds, 'b')} |`,
+      );
+      notes.push(`- ${name}, ${workload.label}, req/s a / b per round: ${fmt.rounds(rps.rounds)}.`);
+    }
+  }
+  return {
+    table: [
+      '| a vs b | workload | req/s a / b (median round) | a / b req/s | per-round range | p99 ms a / b (ratio) | server CPU µs/req a / b (ratio) | rounds | statuses a / b |',
+      '|---|---|--:|--:|--:|--:|--:|--:|---|',
+      ...rows,
+    ],
+    notes,
+  };
+}
+
+/** One side's statuses summed over its rounds, with connection errors (which have no status) beside them. */
+function statuses(rounds, side) {
+  const sum = {};
+  let errors = 0;
+  for (const round of rounds) {
+    for (const [code, count] of Object.entries(round[side].statusCodes)) sum[code] = (sum[code] ?? 0) + count;
+    errors += round[side].errors ?? 0;
+  }
+  const text = Object.entries(sum)
+    .map(([code, count]) => `${code}: ${fmt.int(count)}`)
+    .join(', ');
+  return errors ? `${text}, errors: ${fmt.int(errors)}` : text;
+}
