@@ -3,11 +3,20 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bundle, mockServiceWorkerScript, serveStatic, withChromium, type StaticServer } from '../../test/contract/browser/chromium.js';
+import {
+  bundle,
+  chromiumExecutable,
+  mockServiceWorkerScript,
+  serveStatic,
+  withChromium,
+  type StaticServer,
+} from '../../test/contract/browser/chromium.js';
 
 let site: StaticServer | undefined;
 
 beforeAll(async () => {
+  // First, so a missing browser fails in seconds rather than after the bundle.
+  await chromiumExecutable();
   const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
   site = await serveStatic({
     '/': { type: 'text/html', body: await readFile(here('./index.html'), 'utf8') },

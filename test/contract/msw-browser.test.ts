@@ -1,7 +1,7 @@
 import { ErrorCode } from '@plant-store/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { bundle, mockServiceWorkerScript, serveStatic, withChromium, type StaticServer } from './browser/chromium.js';
+import { bundle, chromiumExecutable, mockServiceWorkerScript, serveStatic, withChromium, type StaticServer } from './browser/chromium.js';
 import type { BrowserContractResult } from './browser/page.js';
 import { cases } from './cases.js';
 import { assertContract, casesFor } from './harness.js';
@@ -12,7 +12,13 @@ import { runOnCore } from './reference.js';
 let site: StaticServer | undefined;
 let result: BrowserContractResult;
 
+// Every request the page sends: one per step of each case run in the browser, and the real client's
+// create and its conflicting create.
+const expectedRequests = casesFor(cases, 'msw-browser').reduce((sum, [, testCase]) => sum + testCase.steps.length, 0) + 2;
+
 beforeAll(async () => {
+  // First, so a missing browser fails in seconds rather than after the bundle.
+  await chromiumExecutable();
   const script = await bundle(fileURLToPath(new URL('./browser/page.ts', import.meta.url)));
   site = await serveStatic({
     '/': { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>contract</title><script type="module" src="/page.js"></script>' },
@@ -21,7 +27,7 @@ beforeAll(async () => {
   });
   result = await withChromium(`${site.origin}/`, async (page) => {
     await page.waitForFunction(() => typeof window.runContract === 'function');
-    return page.evaluate(() => window.runContract());
+    return page.evaluate((expected) => window.runContract(expected), expectedRequests);
   });
 }, 120_000);
 
@@ -36,9 +42,7 @@ it.each(casesFor(cases, 'msw-browser'))('%s (msw setupWorker in Chromium)', asyn
 });
 
 it('answers every request of the run from the handlers through the service worker', () => {
-  const sent = casesFor(cases, 'msw-browser').reduce((sum, [, testCase]) => sum + testCase.steps.length, 0);
-  // Two more: the real client's create and its conflicting create.
-  expect({ mocked: result.mocked, unhandled: result.unhandled }).toEqual({ mocked: sent + 2, unhandled: 0 });
+  expect({ mocked: result.mocked, unhandled: result.unhandled }).toEqual({ mocked: expectedRequests, unhandled: 0 });
 });
 
 it('creates a plant through the real client in the browser and reports a conflict as PlantStoreApiError 40003', () => {

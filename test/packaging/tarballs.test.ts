@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, posix } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
@@ -22,12 +21,10 @@ import {
   runOk,
   type PackResult,
 } from './helpers.js';
+import { chromiumExecutable, launchChromium } from '../contract/browser/chromium.js';
 
 // Every child process below has its own bound; the tests get room for them on a busy machine.
 vi.setConfig({ testTimeout: 90_000 });
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
 // The consumer installs the same versions the repository tests with, so npm finds them in its cache.
 const installedVersion = (name: string) => readJson(join(repoRoot, 'node_modules', name, 'package.json')).version;
@@ -383,6 +380,8 @@ describe('a Vite app in Chromium', () => {
   afterAll(() => new Promise<void>((resolve) => (staticServer ? staticServer.close(() => resolve()) : resolve())));
 
   it('creates a plant with the client against the MSW worker and shows it', async () => {
+    // First, so a missing browser fails in seconds rather than after the Vite build.
+    await chromiumExecutable();
     const web = join(app, 'web');
     write(
       'web/index.html',
@@ -442,7 +441,7 @@ main().catch((error: unknown) => {
     await new Promise<void>((resolve) => staticServer!.listen(0, '127.0.0.1', resolve));
     const { port } = staticServer.address() as { port: number };
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const consoleLines: string[] = [];

@@ -1,15 +1,24 @@
 // Node-side harness for the browser runs: bundle a page with esbuild, serve it with the MSW service
-// worker from a tiny node:http server on 127.0.0.1, and drive Debian's Chromium with playwright-core.
-// Every step is bounded in time and Chromium is always closed, pass or fail.
+// worker from a tiny node:http server on 127.0.0.1, and drive Chromium (found or fetched by
+// ./executable.ts) with playwright-core. Every step is bounded in time and Chromium is always closed,
+// pass or fail.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumExecutable } from './executable.js';
 
-/** Where Debian's `chromium` package puts the browser (CI installs it with apt; never downloaded). */
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { chromiumExecutable } from './executable.js';
+
+// --no-sandbox: Chromium's sandbox refuses to start as root (containers, CI).
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+/** Starts a headless Chromium for a test; the caller closes it. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumExecutable(), args: CHROMIUM_ARGS, timeout: 30_000 });
+}
 
 /** Bundles a browser entry (TypeScript) into one ES module, resolving packages for the browser. */
 export async function bundle(entry: string): Promise<string> {
@@ -83,11 +92,7 @@ function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
  * bundle says why. The whole run is bounded by `timeoutMs`.
  */
 export async function withChromium<T>(url: string, drive: (page: Page) => Promise<T>, timeoutMs = 90_000): Promise<T> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    timeout: 30_000,
-  });
+  const browser = await launchChromium();
   const logs: string[] = [];
   try {
     const page = await browser.newPage();

@@ -18,7 +18,8 @@ export interface BrowserContractResult {
 
 declare global {
   interface Window {
-    runContract(): Promise<BrowserContractResult>;
+    /** Runs the table; `expectedRequests` is how many requests the run sends, counted by Node. */
+    runContract(expectedRequests: number): Promise<BrowserContractResult>;
   }
 }
 
@@ -27,14 +28,43 @@ const worker = setupWorker();
 // that happens to listen on the API's address.
 let mocked = 0;
 let unhandled = 0;
-worker.events.on('response:mocked', () => void mocked++);
-worker.events.on('request:unhandled', () => void unhandled++);
+let onCount: (() => void) | undefined;
+worker.events.on('response:mocked', () => {
+  mocked++;
+  onCount?.();
+});
+worker.events.on('request:unhandled', () => {
+  unhandled++;
+  onCount?.();
+});
+
+/**
+ * Resolves once `expected` requests have been counted as mocked or unhandled, or after `timeoutMs`
+ * (the counts then say what is missing). MSW emits `response:mocked` when the worker reports the
+ * response sent, a message that can arrive after the page already holds that response, so the last
+ * count may lag the run. The wait comes before `worker.stop()`, which forgets the requests whose
+ * message is still on its way, so their events would never fire.
+ */
+function counted(expected: number, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      onCount = undefined;
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    onCount = () => {
+      if (mocked + unhandled >= expected) done();
+    };
+    onCount();
+  });
+}
 
 function send(request: RawRequest): Promise<Response> {
   return fetch(API_ORIGIN + request.path, toInit(request));
 }
 
-window.runContract = async () => {
+window.runContract = async (expectedRequests) => {
   // 'error': a request the handlers do not own must fail the run, never reach the network.
   await worker.start({ quiet: true, onUnhandledRequest: 'error', serviceWorker: { url: '/mockServiceWorker.js' } });
   const outcomes: Array<CaseOutcome | null> = [];
@@ -66,6 +96,7 @@ window.runContract = async () => {
       requestId: error.requestId,
     }),
   );
+  await counted(expectedRequests, 20_000);
   worker.stop();
   return { outcomes, client: { created, conflict }, mocked, unhandled };
 };
