@@ -53,8 +53,8 @@ export interface PlantStoreAppOptions<S extends PlantStore = MemoryStore> {
   /** Cross-origin access. Default: off (no CORS headers, `OPTIONS` is a 405). */
   readonly cors?: CorsOptions;
   /**
-   * Called with every unexpected fault (the 500s) and its request id, for logging. What it receives
-   * never reaches the client.
+   * Called with every error a request met, for logging: the unexpected faults (500s) and a store's
+   * `StoreUnavailableError` (503s), with the request id. What it receives never reaches the client.
    */
   readonly onError?: (error: unknown, requestId: string) => void;
 }

@@ -31,7 +31,7 @@ const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any');
 /**
  * The answer the plant store app gives for `code`, as a web `Response`: the code's status, the spec's
  * Error body, `Content-Type: application/json`, an `X-Request-Id`, the RFC 6750 challenge on 401s and
- * `Allow: POST` on 405s (the service's rules, Failures). Built with the app's own builders and messages, so
+ * `Allow: POST` on 405s, `Retry-After: 1` on 503s (the service's rules, Failures). Built with the app's own builders and messages, so
  * a mock that answers with it cannot drift from the service. `message` defaults to the app's wording
  * for the code; 40801 and 43101, which only the reference server's HTTP layer sends, get its wording.
  * Throws a TypeError for a code the spec does not define.
@@ -62,6 +62,7 @@ export function createErrorResponse(code: ErrorCode, message?: string, init: Err
   if (code === ErrorCode.MISSING_CREDENTIALS) headers['www-authenticate'] = CHALLENGE_MISSING;
   else if (code === ErrorCode.INVALID_TOKEN) headers['www-authenticate'] = CHALLENGE_INVALID;
   else if (code === ErrorCode.METHOD_NOT_ALLOWED) headers['allow'] = 'POST';
+  else if (code === ErrorCode.STORE_UNAVAILABLE) headers['retry-after'] = '1';
   if (init.headers === undefined) return new Response(errorBody(code, text), { status, headers });
   // Through Headers, so that `Allow` replaces `allow` instead of being sent beside it.
   const merged = new Headers(headers);

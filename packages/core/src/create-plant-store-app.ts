@@ -1,5 +1,6 @@
 import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
 import { createMemoryStore, synchronousInsertOf, type MemoryStore } from './memory-store.js';
+import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { PlantStore, StoredPlant } from './store.js';
 import { AUTH_MISSING, AUTH_OK, createBearerCheck, createCredentialCheck } from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
@@ -160,6 +161,13 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
         } catch {
           // A failing logger must not turn a 500 into an unanswered request.
         }
+      }
+      if (StoreUnavailableError.is(error)) {
+        // Not a fault of the service: the client retries after Retry-After, and idempotency by id
+        // makes that safe whether or not the write it never heard back from was committed.
+        const headers = jsonHeaders(requestId, origin);
+        headers['retry-after'] = String(error.retryAfter);
+        return { status: 503, headers, body: bodies.unavailable };
       }
       return fail(500, bodies.internal, requestId, origin);
     }

@@ -21,6 +21,10 @@ export type { MemoryStore } from './memory-store.js';
 export { toStoredPlant } from './store.js';
 export { PlantTable } from './plant-table.js';
 
+// What a store throws when it cannot answer now: the app's 503
+export { StoreUnavailableError } from './store-unavailable-error.js';
+export type { StoreUnavailableErrorOptions } from './store-unavailable-error.js';
+
 // Error codes (generated from the OpenAPI document)
 export { ErrorCode, errorStatus } from './generated/error-codes.js';
 

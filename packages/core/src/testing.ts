@@ -3,6 +3,7 @@
 // core's main entry.
 import fc from 'fast-check';
 import type { InsertResult, PlantStore, StoredPlant } from './store.js';
+import { StoreUnavailableError } from './store-unavailable-error.js';
 
 /**
  * The test runner's functions the suite registers its tests with: vitest's and jest's `describe`, `it`
@@ -32,6 +33,13 @@ export interface PlantStoreTestOptions {
    * second server would open it. With it, concurrent racers are split between the two.
    */
   readonly openPeer?: (store: PlantStore) => Promise<PlantStore>;
+  /**
+   * For stores with a backend that can go away (a database): takes it away (stops the server, cuts the
+   * connections) and resolves to a function that brings it back. With it, the suite checks that inserts
+   * and the health check reject with `StoreUnavailableError` meanwhile, that nothing half-done is
+   * acknowledged, and that the store serves again once the backend is back, by itself.
+   */
+  readonly makeUnavailable?: (store: PlantStore) => Promise<() => Promise<void>>;
   /** Runs of each property test. Default 100; a store with a slow round trip may ask for fewer. */
   readonly numRuns?: number;
 }
@@ -205,6 +213,37 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       await insert(store, { id: 1n, name: 'Fern' });
       await store.checkHealth();
     }));
+
+    if (options.makeUnavailable !== undefined) {
+      const makeUnavailable = options.makeUnavailable;
+      runner.it('rejects with StoreUnavailableError while its backend is away, then serves again by itself', withStore(async (store) => {
+        await insert(store, { id: 1n, name: 'before' });
+        const restore = await makeUnavailable(store);
+        let restored = false;
+        try {
+          const outcome = await store.insert({ id: 2n, name: 'while away' }).then(() => 'stored', (error: unknown) => error);
+          same(StoreUnavailableError.is(outcome), true, 'an insert while the backend is away rejects with StoreUnavailableError');
+          const health = await store.checkHealth().then(() => 'healthy', (error: unknown) => error);
+          same(health instanceof Error, true, 'the health check rejects while the backend is away');
+          await restore();
+          restored = true;
+        } finally {
+          if (!restored) await restore();
+        }
+        // Back: the store reconnects by itself (the suite waits at most 10 s for it).
+        const deadline = Date.now() + 10_000;
+        for (;;) {
+          const ok = await store.checkHealth().then(() => true, () => false);
+          if (ok) break;
+          if (Date.now() > deadline) throw new Error('the store did not pass its health check within 10 s of its backend coming back');
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        same(await insert(store, { id: 1n, name: 'x' }), { created: false, existing: { id: 1n, name: 'before' } }, 'the plant stored before');
+        // Whether the insert made while away reached the backend is unknown to its caller; a retry settles it.
+        const retried = await insert(store, { id: 2n, name: 'while away' });
+        same(retried.created || deepEqual(retried, { created: false, existing: { id: 2n, name: 'while away' } }), true, 'the retry creates or replays');
+      }));
+    }
 
     if (options.reopen !== undefined) {
       const reopen = options.reopen;

@@ -1,13 +1,13 @@
 // The conformance suite must fail a store that breaks a rule: each broken store here breaks one, and
 // the suite is run on it with a runner that records which of its tests fail.
 import { describe, expect, it } from 'vitest';
-import { toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '../src/index.js';
+import { StoreUnavailableError, toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '../src/index.js';
 import { testPlantStore, type PlantStoreTestOptions } from '../src/testing.js';
 
 /** Runs the suite on `create` and resolves to the names of the tests that failed. */
-async function failuresOf(create: PlantStoreTestOptions['create']): Promise<string[]> {
+async function failuresOf(create: PlantStoreTestOptions['create'], more: Partial<PlantStoreTestOptions> = {}): Promise<string[]> {
   const tests: Array<{ name: string; body: () => Promise<void> }> = [];
-  testPlantStore({ describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }) }, { name: 'broken', create, numRuns: 30 });
+  testPlantStore({ describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }) }, { name: 'broken', create, numRuns: 30, ...more });
   const failed: string[] = [];
   for (const test of tests) await test.body().catch(() => failed.push(test.name));
   return failed;
@@ -36,7 +36,40 @@ function mapStore(options: {
   };
 }
 
+/** A Map store with a backend that can go away: `down` makes it throw `failure()`. */
+function flakyStore(failure: () => Error): PlantStore & { down: boolean } {
+  const inner = mapStore({});
+  const store = {
+    down: false,
+    insert: async (plant: StoredPlant) => {
+      if (store.down) throw failure();
+      return inner.insert(plant);
+    },
+    checkHealth: async () => {
+      if (store.down) throw failure();
+    },
+  };
+  return store;
+}
+const takeAway = async (store: PlantStore) => {
+  (store as PlantStore & { down: boolean }).down = true;
+  return async () => {
+    (store as PlantStore & { down: boolean }).down = false;
+  };
+};
+const AWAY = 'rejects with StoreUnavailableError while its backend is away, then serves again by itself';
+
 describe('the conformance suite', () => {
+  it('passes a store that throws StoreUnavailableError while its backend is away', async () => {
+    const failed = await failuresOf(() => flakyStore(() => new StoreUnavailableError('down')), { makeUnavailable: takeAway });
+    expect(failed).toEqual([]);
+  });
+
+  it('fails a store that throws a plain Error while its backend is away (a 500 instead of a 503)', async () => {
+    const failed = await failuresOf(() => flakyStore(() => new Error('down')), { makeUnavailable: takeAway });
+    expect(failed).toEqual([AWAY]);
+  });
+
   it('passes a correct store', async () => {
     expect(await failuresOf(() => mapStore({}))).toEqual([]);
   });

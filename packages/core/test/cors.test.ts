@@ -85,7 +85,7 @@ describe('CORS', () => {
       const res = await app.fetch(req);
       statuses.push(res.status);
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
-      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, WWW-Authenticate');
+      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, WWW-Authenticate, Retry-After');
       expect(res.headers.get('vary')).toBe('Origin');
     }
     expect(statuses).toEqual([200, 401, 404, 400]);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createErrorResponse, createMemoryStore, ErrorCode, errorStatus, type MemoryStore } from '../src/index.js';
+import { createErrorResponse, createMemoryStore, ErrorCode, errorStatus, StoreUnavailableError, type MemoryStore } from '../src/index.js';
 import { AUTH_JSON, makeApp, URL_BASE } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -10,6 +10,10 @@ async function view(response: Response) {
 }
 
 const failingStore: MemoryStore = { ...createMemoryStore(), insert: () => Promise.reject(new Error('disk full')) };
+const unavailableStore: MemoryStore = {
+  ...createMemoryStore(),
+  insert: () => Promise.reject(new StoreUnavailableError('the database is down')),
+};
 
 // Each row makes the app answer one failure; createErrorResponse must give the same answer for the code.
 const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Record<string, string>; body?: string; store?: MemoryStore }]> = [
@@ -23,6 +27,7 @@ const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Re
   [ErrorCode.BODY_TOO_LARGE, { body: `{"id":2,"name":"${'x'.repeat(64)}"}` }],
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE, { headers: { 'content-type': 'text/plain' } }],
   [ErrorCode.INTERNAL_ERROR, { body: '{"id":3,"name":"a"}', store: failingStore }],
+  [ErrorCode.STORE_UNAVAILABLE, { body: '{"id":4,"name":"a"}', store: unavailableStore }],
 ];
 
 it.each(failures)('answers %s exactly as the app answers that failure, status, headers and body', async (code, failure) => {

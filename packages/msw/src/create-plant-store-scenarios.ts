@@ -16,7 +16,7 @@ export type UnauthorizedCode = typeof ErrorCode.MISSING_CREDENTIALS | typeof Err
 /**
  * Ready-made `createPlant` answers for the paths a frontend must handle, each a single MSW handler to
  * pass to `server.use()` / `worker.use()`. Every failure has the status, headers and Error body the
- * service specification and docs/service.md give it, so client code sees exactly what production sends.
+ * service's rules give it, so client code sees exactly what production sends.
  */
 export interface PlantStoreScenarios {
   /** 401 with a Bearer challenge: `40102` (token not accepted, the default) or `40101` (no credentials). */
@@ -31,6 +31,12 @@ export interface PlantStoreScenarios {
   bodyTooLarge(options?: PlantStoreScenarioOptions): HttpHandler;
   /** 500 `50001`: an unexpected fault, with the service's message that says nothing about internals. */
   internalError(options?: PlantStoreScenarioOptions): HttpHandler;
+  /**
+   * 503 `50301` with `Retry-After`: the store is unavailable (its database is down). The client retries
+   * it by itself, after `retryAfter` seconds (default 1; 0 keeps a test fast); with `once`, the retry
+   * then reaches the mock store.
+   */
+  storeUnavailable(options?: PlantStoreScenarioOptions & { readonly retryAfter?: number }): HttpHandler;
   /** Any error code with its own status; `message` defaults to the service's wording for the code. */
   error(code: ErrorCode, message?: string, options?: PlantStoreScenarioOptions): HttpHandler;
   /** The connection fails: `fetch` rejects with a TypeError, as when the server is unreachable. */
@@ -53,13 +59,19 @@ export function createPlantStoreScenarios(
   settings: Pick<ErrorResponseInit, 'basePath' | 'bodyLimit'>,
 ): PlantStoreScenarios {
   // The core builds the answer, so a scenario's status, headers and default wording are the service's.
-  const answer = (code: ErrorCode, message: string | undefined, options: PlantStoreScenarioOptions | undefined) => {
+  const answer = (
+    code: ErrorCode,
+    message: string | undefined,
+    options: PlantStoreScenarioOptions | undefined,
+    headers?: Record<string, string>,
+  ) => {
+    const init = headers === undefined ? settings : { ...settings, headers };
     // Built once now, so a code the spec does not define (or a message that is not a string) is a
     // TypeError where the scenario is written, not a 500 with a stack trace when a request comes.
-    createErrorResponse(code, message, settings);
+    createErrorResponse(code, message, init);
     return http.post(
       createPlantUrl,
-      ({ request }) => createErrorResponse(code, message, { ...settings, request }),
+      ({ request }) => createErrorResponse(code, message, { ...init, request }),
       { once: options?.once ?? false },
     );
   };
@@ -70,6 +82,13 @@ export function createPlantStoreScenarios(
     idConflict: (options) => answer(ErrorCode.ID_CONFLICT, undefined, options),
     bodyTooLarge: (options) => answer(ErrorCode.BODY_TOO_LARGE, undefined, options),
     internalError: (options) => answer(ErrorCode.INTERNAL_ERROR, undefined, options),
+    storeUnavailable: (options) => {
+      const retryAfter = options?.retryAfter ?? 1;
+      if (!Number.isSafeInteger(retryAfter) || retryAfter < 0) {
+        throw new TypeError(`storeUnavailable() takes retryAfter in whole seconds, 0 or more, got ${JSON.stringify(retryAfter)}`);
+      }
+      return answer(ErrorCode.STORE_UNAVAILABLE, undefined, options, { 'retry-after': String(retryAfter) });
+    },
     error: (code, message, options) => answer(code, message, options),
     networkError: (options) =>
       http.post(createPlantUrl, () => HttpResponse.error(), { once: options?.once ?? false }),

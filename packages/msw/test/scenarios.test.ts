@@ -67,6 +67,26 @@ it('answers internalError() with 500 and 50001', async () => {
   expect(error).toMatchObject({ status: 500, code: ErrorCode.INTERNAL_ERROR });
 });
 
+it('answers storeUnavailable() with 503, 50301 and Retry-After: 1', async () => {
+  server.use(scenarios.storeUnavailable());
+  const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST' });
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe('1');
+  expect(await response.json()).toMatchObject({ error: ErrorCode.STORE_UNAVAILABLE });
+  const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+  expect(error).toMatchObject({ status: 503, code: ErrorCode.STORE_UNAVAILABLE });
+});
+
+it('answers storeUnavailable({ once, retryAfter: 0 }) once, so the client retries at once and the plant is created', async () => {
+  server.use(scenarios.storeUnavailable({ once: true, retryAfter: 0 }));
+  await expect(createPlant('t', { id: 5, name: 'Back' }, { retries: 1 })).resolves.toEqual({ name: 'Back' });
+  expect(await mocks.store.get(5n)).toEqual({ id: 5n, name: 'Back' });
+});
+
+it('refuses a storeUnavailable() retryAfter that is not whole seconds when the scenario is written', () => {
+  expect(() => scenarios.storeUnavailable({ retryAfter: 0.5 })).toThrow(TypeError);
+});
+
 it('answers error(code) with the status that goes with the code, Allow included for 405', async () => {
   server.use(scenarios.error(ErrorCode.METHOD_NOT_ALLOWED));
   const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST' });

@@ -27,6 +27,8 @@ export const ErrorCode = {
   HEADERS_TOO_LARGE: 43101,
   /** HTTP 500: An unexpected fault. */
   INTERNAL_ERROR: 50001,
+  /** HTTP 503: The store is unavailable; nothing was acknowledged, retry after Retry-After. */
+  STORE_UNAVAILABLE: 50301,
 } as const;
 
 /** One of the `error` values the service answers with. */
@@ -46,7 +48,8 @@ export const errorStatus: { readonly [C in ErrorCode]: number } = {
   40801: 408,
   43101: 431,
   50001: 500,
+  50301: 503,
 };
 
 /** Every code, for a membership check that needs no statuses (the client's, in its browser bundle). */
-export const errorCodes: readonly ErrorCode[] = [40001, 40002, 40003, 40101, 40102, 40401, 40501, 41301, 41501, 40801, 43101, 50001];
+export const errorCodes: readonly ErrorCode[] = [40001, 40002, 40003, 40101, 40102, 40401, 40501, 41301, 41501, 40801, 43101, 50001, 50301];

@@ -235,6 +235,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description The store is unavailable (its database cannot be reached, or a write's outcome is
+             *     unknown). Error code `50301`. Nothing was acknowledged: retrying the same create after
+             *     `Retry-After` is safe, since a create is idempotent by id.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     preflightPlants: {

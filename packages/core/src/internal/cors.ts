@@ -4,7 +4,7 @@ import type { CorsOptions } from '../app-types.js';
 /** The request headers a browser app needs to send: the bearer token, the JSON body, its request id. */
 export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id';
 /** The response headers a browser app may read beyond the safelisted ones. */
-export const CORS_EXPOSE_HEADERS = 'X-Request-Id, WWW-Authenticate';
+export const CORS_EXPOSE_HEADERS = 'X-Request-Id, WWW-Authenticate, Retry-After';
 /** How long a browser may cache a preflight, in seconds, unless `CorsOptions.maxAge` says otherwise. */
 export const DEFAULT_CORS_MAX_AGE = 600;
 

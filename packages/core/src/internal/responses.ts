@@ -33,6 +33,7 @@ export const MESSAGES = {
   methodNotAllowed: 'method not allowed; /plants answers POST',
   mediaType: 'Content-Type must be application/json',
   internal: 'an unexpected error occurred; the request id identifies it in the server log',
+  unavailable: 'the store is unavailable; nothing was stored, retry later',
   // The reference server's HTTP layer answers these two (timeouts, oversized headers), building its
   // answers through createErrorResponse so this is the only wording; the app itself never does.
   requestTimeout: 'the request was not received in time',
@@ -67,6 +68,7 @@ export function defaultMessages(plantsPath: string, limit: number): { readonly [
     40801: MESSAGES.requestTimeout,
     43101: MESSAGES.headersTooLarge,
     50001: MESSAGES.internal,
+    50301: MESSAGES.unavailable,
   };
 }
 
@@ -83,6 +85,7 @@ export interface FixedBodies {
   readonly tooLarge: string;
   readonly mediaType: string;
   readonly internal: string;
+  readonly unavailable: string;
 }
 
 /** Builds the fixed bodies for an application mounted at `plantsPath` with body limit `limit`. */
@@ -99,5 +102,6 @@ export function fixedBodies(plantsPath: string, limit: number): FixedBodies {
     tooLarge: errorBody(ErrorCode.BODY_TOO_LARGE, tooLargeMessage(limit)),
     mediaType: errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
     internal: errorBody(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
+    unavailable: errorBody(ErrorCode.STORE_UNAVAILABLE, MESSAGES.unavailable),
   };
 }
