@@ -1,39 +1,91 @@
 #!/usr/bin/env bash
-# Run the client's and the server's test files on other Node majors (default: 22 and 24), with Node
-# binaries taken from the npm registry (the `node` package ships the binary; npx caches it, so only
-# the first run downloads ~30 MB per major). The packages must be built (`npm run build`).
-#   scripts/node-matrix.sh            # 22 and 24
-#   scripts/node-matrix.sh 22         # one major
+# `npm run test:matrix`: the test runs that need a Node major other than the one `npm test` runs on,
+# with Node binaries taken from the npm registry (the `node` package ships the binary; npx caches it,
+# so only the first run downloads about 30 MB per major). The packages must be built (`npm run build`).
+# Each run writes a vitest JSON report to .vitest-reports/; the last line printed is `N passed,
+# M failed` over all of them (scripts/summary.mjs), and the exit status is 1 when any run failed or
+# could not start.
+#   scripts/node-matrix.sh               # every run
+#   scripts/node-matrix.sh 22            # the runs on Node 22 only
+#   scripts/node-matrix.sh --reports     # the report file of each run, one a line; runs nothing
 #   NODE_MATRIX_TIMEOUT=300 scripts/node-matrix.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
-majors=("$@")
-[ ${#majors[@]} -eq 0 ] && majors=(22 24)
-limit="${NODE_MATRIX_TIMEOUT:-600}"
-paths=(packages/client packages/server)
-failed=()
+# One run a line: the Node majors (comma-separated), a name, a vitest config, then the test paths it
+# runs (none: the config's own include). A suite that needs another runtime or newer majors gets its
+# own vitest.<name>.config.ts and a line here; its counts then reach CI's summary line.
+RUNS='
+22,24 node     vitest.config.ts          packages/client packages/server
+22,24 msw3     vitest.msw3.config.ts
+22    consumer vitest.consumer.config.ts
+'
 
-for major in "${majors[@]}"; do
-  echo "== Node ${major}: fetching the binary from the npm registry"
-  if ! version=$(timeout 300 npx -y -p "node@${major}" -- node --version); then
-    echo "could not fetch node@${major}"; failed+=("$major"); continue
-  fi
-  case "$version" in
-    "v${major}."*) ;;
-    *) echo "npx gave ${version}, not Node ${major}"; failed+=("$major"); continue ;;
+list_only=false
+selected=()
+for arg in "$@"; do
+  case "$arg" in
+    --reports) list_only=true ;;
+    *) selected+=("$arg") ;;
   esac
-  echo "== Node ${version}: vitest run ${paths[*]}"
-  # --typecheck.enabled=false: the type-level tests do not depend on the runtime; they run once, on Node 20.
-  if ! timeout "$limit" npx -y -p "node@${major}" -- node node_modules/vitest/vitest.mjs run \
-      --typecheck.enabled=false --reporter=dot "${paths[@]}"; then
-    failed+=("$major")
-  fi
 done
+limit="${NODE_MATRIX_TIMEOUT:-600}"
+report_dir=.vitest-reports
 
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "node matrix failed on: ${failed[*]}"
-  exit 1
+wanted() { # wanted <major>: no majors given, or this one among them
+  [ ${#selected[@]} -eq 0 ] && return 0
+  local m; for m in "${selected[@]}"; do [ "$m" = "$1" ] && return 0; done
+  return 1
+}
+
+if ! $list_only; then
+  for pkg in core store-file client server msw; do
+    if [ ! -d "packages/${pkg}/dist" ]; then
+      echo "packages/${pkg} is not built: run \`npm run build\` first"
+      echo "0 passed, 1 failed"
+      exit 1
+    fi
+  done
+  mkdir -p "$report_dir"
 fi
-echo "node matrix passed on: ${majors[*]}"
+
+declare -A node_version=()
+reports=()
+failed=()
+while read -r majors name config paths; do
+  [ -z "$majors" ] && continue
+  for major in ${majors//,/ }; do
+    wanted "$major" || continue
+    report="${report_dir}/node${major}-${name}.json"
+    reports+=("$report")
+    if $list_only; then echo "$report"; continue; fi
+    # A report left by an earlier run must never stand in for this one.
+    rm -f "$report"
+    if [ -z "${node_version[$major]:-}" ]; then
+      echo "== Node ${major}: fetching the binary from the npm registry"
+      version=$(timeout 300 npx -y -p "node@${major}" -- node --version) || version=""
+      case "$version" in
+        "v${major}."*) node_version[$major]="$version" ;;
+        *) echo "could not fetch node@${major} (got '${version}')"; failed+=("node${major}-${name}"); continue ;;
+      esac
+    fi
+    echo "== Node ${node_version[$major]}: ${name} (${config}${paths:+ ${paths}})"
+    # --typecheck.enabled=false: the type-level tests do not depend on the runtime; `npm test` runs them.
+    # shellcheck disable=SC2086 # the paths are words
+    if ! timeout "$limit" npx -y -p "node@${major}" -- node node_modules/vitest/vitest.mjs run \
+        --config "$config" --typecheck.enabled=false --reporter=dot --reporter=json \
+        --outputFile.json="$report" $paths; then
+      failed+=("node${major}-${name}")
+    fi
+  done
+done <<< "$RUNS"
+$list_only && exit 0
+
+status=0
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "node matrix failed: ${failed[*]}"
+  status=1
+fi
+node scripts/summary.mjs --status=$status "${reports[@]}"
+exit $status

@@ -1,4 +1,5 @@
 import { createPlantStoreHandlers } from '@plant-store/msw';
+import mswManifest from 'msw/package.json' with { type: 'json' };
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, it } from 'vitest';
 import { cases } from './cases.js';
@@ -12,7 +13,14 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
-it.each(casesFor(cases, 'msw-node'))('%s (msw setupServer, raw fetch)', async (_name, testCase, caseIndex) => {
+// msw 3 answers Node's fetch from below undici, which fails a request whose body disagrees with its
+// declared Content-Length, as browsers refuse to send one; msw 2 replaces fetch and passes the header on.
+const rows = casesFor(cases, 'msw-node');
+const refusedByFetch = Number(mswManifest.version.split('.')[0]) < 3 ? [] : rows.filter(([, testCase]) =>
+  testCase.steps.some((step) => Object.keys(step.request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length')));
+it.skip.each(refusedByFetch)('%s (msw 3: Node\'s fetch refuses a Content-Length that disagrees with the body)', () => {});
+
+it.each(rows.filter((row) => !refusedByFetch.includes(row)))('%s (msw setupServer, raw fetch)', async (_name, testCase, caseIndex) => {
   const { config } = testCase;
   const mocks = createPlantStoreHandlers({
     baseUrl: API_ORIGIN + (config?.basePath ?? ''),

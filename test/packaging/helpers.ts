@@ -108,6 +108,18 @@ export const npmEnv: NodeJS.ProcessEnv = {
   npm_config_loglevel: 'error',
 };
 
+/**
+ * `npm install` in a consumer project as a user would run it, tarballs and registry specs in one call
+ * (so npm takes every `@plant-store/*` dependency from the tarballs): no lockfile, no install scripts.
+ */
+export async function installInto(cwd: string, specs: string[], timeoutMs = 240_000): Promise<void> {
+  await runOk(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts', ...specs],
+    { cwd, env: npmEnv, timeoutMs },
+  );
+}
+
 export interface PackResult {
   name: string;
   version: string;

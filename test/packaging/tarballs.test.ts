@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   assertBuilt,
   freePort,
+  installInto,
   kib,
   npmEnv,
   pack,
@@ -54,20 +55,7 @@ beforeAll(async () => {
 
   mkdirSync(app, { recursive: true });
   write('package.json', JSON.stringify({ name: 'plant-store-consumer', private: true, type: 'module' }, null, 2));
-  await runOk(
-    'npm',
-    [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      '--no-package-lock',
-      '--ignore-scripts',
-      ...[...packs.values()].map((p) => p.tarball),
-      ...registryDeps,
-    ],
-    { cwd: app, env: npmEnv, timeoutMs: 240_000 },
-  );
+  await installInto(app, [...[...packs.values()].map((p) => p.tarball), ...registryDeps]);
 }, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,3 +1,5 @@
+import { matchRequestUrl } from 'msw';
+
 /** The default `baseUrl`: where the reference server listens by default (openapi.yaml `servers`). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
@@ -27,15 +29,23 @@ export function resolveBaseUrl(baseUrl: string): ResolvedBaseUrl {
   }
   // The core compares paths byte for byte, so both sides must agree on one spelling: no trailing slash.
   const path = url.pathname.replace(/\/+$/, '');
-  // MSW reads a handler's URL as a path pattern (path-to-regexp 6). `*` is a wildcard there whatever
-  // precedes it, so it cannot be matched literally; `( ) +` can, escaped. A `:` becomes the group
-  // `(:)`, not `\:`, because MSW escapes a `:` before digits itself (for a port) and would escape our
-  // escape. (`{ }`, `?` and spaces never get here: the URL parser percent-encodes them or they start
-  // a query.)
+  // MSW reads a handler's URL as a path pattern (msw 2: path-to-regexp 6; msw 3: its own matcher).
+  // `*` is a wildcard there whatever precedes it, so it cannot be matched literally; `( ) +` can,
+  // escaped. A `:` needs the spelling this msw reads as a literal colon (see literalColon). (`{ }`, `?`
+  // and spaces never get here: the URL parser percent-encodes them or they start a query.)
   if (path.includes('*')) {
     throw new TypeError(`baseUrl must not contain "*" in its path (MSW reads it as a wildcard), got "${baseUrl}"`);
   }
   const match = absolute ? `${url.origin}${path}` : path;
-  const pattern = (absolute ? url.origin : '') + path.replace(/[()+]/g, '\\$&').replaceAll(':', '(:)');
+  const pattern = (absolute ? url.origin : '') + path.replace(/[()+]/g, '\\$&').replaceAll(':', literalColon());
   return { match, pattern, basePath: path === '' ? undefined : path };
+}
+
+/**
+ * A literal `:` in this msw's path patterns. msw 2 escapes a `:` before digits itself (for a port), so
+ * a `\:` there would be escaped twice: the group `(:)` is the literal. msw 3's matcher has no groups
+ * (`(` is a literal character) and reads `\:`. The installed matcher is asked which one it reads.
+ */
+function literalColon(): string {
+  return matchRequestUrl(new URL('http://x.invalid/a:b'), 'http://x.invalid/a(:)b').matches ? '(:)' : '\\:';
 }
