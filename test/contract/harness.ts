@@ -1,8 +1,8 @@
 // The contract suite's shared vocabulary: what a case is, what a transport observed, and how the two
 // are compared. Runs in Node and, bundled, in the browser page, so it imports nothing of node:*.
 
-/** The four ways the same core is reached. */
-export type TransportName = 'core' | 'server' | 'msw-node' | 'msw-browser';
+/** The ways the same core is reached: in memory, node:http, MSW, and served by other runtimes. */
+export type TransportName = 'core' | 'server' | 'msw-node' | 'msw-browser' | 'bun' | 'deno' | 'workerd';
 
 /** One request exactly as sent: the method, the path under the origin, headers and body bytes. */
 export interface RawRequest {

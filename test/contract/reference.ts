@@ -1,5 +1,5 @@
 // The core in memory: the reference every other transport is compared with. Browser-safe.
-import { createPlantStoreApp } from '@plant-store/core';
+import { createPlantStoreApp, type PlantStoreApp } from '@plant-store/core';
 import { TOKEN } from './cases.js';
 import { bodyBytes, observe, runCase, type CaseConfig, type CaseOutcome, type ContractCase, type RawRequest } from './harness.js';
 
@@ -22,13 +22,17 @@ export function toRequest(origin: string, request: RawRequest): Request {
   return new Request(origin + request.path, toInit(request));
 }
 
-/** Runs a case against a fresh core application, in memory. */
-export function runOnCore(testCase: ContractCase, caseIndex: number): Promise<CaseOutcome> {
-  const { config } = testCase;
-  const app = createPlantStoreApp({
+/** A fresh core application (and so an empty memory store) configured as a case says. */
+export function appFor(config: CaseConfig | undefined): PlantStoreApp {
+  return createPlantStoreApp({
     tokens: tokensOf(config),
     ...(config?.basePath !== undefined && { basePath: config.basePath }),
     ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
   });
+}
+
+/** Runs a case against a fresh core application, in memory. */
+export function runOnCore(testCase: ContractCase, caseIndex: number): Promise<CaseOutcome> {
+  const app = appFor(testCase.config);
   return runCase(testCase, caseIndex, async (request) => observe(await app.fetch(toRequest(API_ORIGIN, request))));
 }

@@ -2,21 +2,10 @@ import { createMemoryStore, ErrorCode } from '@plant-store/core';
 import { createPlant, PlantStoreApiError } from '@plant-store/client';
 import { startPlantStoreServer, type PlantStoreServer } from '@plant-store/server';
 import { afterAll, expect, it } from 'vitest';
-import { exchange } from '../support/raw-http.js';
 import { cases, TOKEN } from './cases.js';
-import {
-  assertContract,
-  bodyBytes,
-  casesFor,
-  COMPARED_HEADERS,
-  observe,
-  runCase,
-  STEP_TIMEOUT_MS,
-  type CaseConfig,
-  type Observed,
-  type RawRequest,
-} from './harness.js';
-import { runOnCore, toRequest, tokensOf } from './reference.js';
+import { assertContract, casesFor, runCase, type CaseConfig } from './harness.js';
+import { sendOverHttp } from './http.js';
+import { runOnCore, tokensOf } from './reference.js';
 
 // One running server per distinct configuration, its store cleared before each case, so the suite
 // opens a handful of sockets rather than one per case.
@@ -42,29 +31,11 @@ function serverFor(config: CaseConfig | undefined): Promise<PlantStoreServer> {
   return server;
 }
 
-/**
- * Sends `request` exactly as given on a new connection: fetch refuses a Content-Length that disagrees
- * with the body, and the cases that declare one are about that.
- */
-async function sendOnSocket(port: number, request: RawRequest): Promise<Observed> {
-  const head = [`${request.method} ${request.path} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'];
-  for (const [name, value] of Object.entries(request.headers ?? {})) head.push(`${name}: ${value}`);
-  const bytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), bodyBytes(request.body) ?? new Uint8Array()]);
-  const { answers, text } = await exchange(port, bytes, { ms: STEP_TIMEOUT_MS });
-  const answer = answers[0];
-  if (answer === undefined) throw new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`);
-  const headers = Object.fromEntries(COMPARED_HEADERS.map((name) => [name, answer.headers[name] ?? null]));
-  return { status: answer.status, headers, body: answer.body };
-}
-
 it.each(casesFor(cases, 'server'))('%s (reference server over TCP)', async (_name, testCase, caseIndex) => {
   const server = await serverFor(testCase.config);
   await server.store.clear();
   const origin = new URL(server.url).origin;
-  const outcome = await runCase(testCase, caseIndex, async (request) => {
-    const declaresLength = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length');
-    return declaresLength ? sendOnSocket(server.port, request) : observe(await fetch(toRequest(origin, request)));
-  });
+  const outcome = await runCase(testCase, caseIndex, (request) => sendOverHttp(origin, request));
   assertContract(testCase, caseIndex, 'server', outcome, await runOnCore(testCase, caseIndex));
 });
 
