@@ -60,7 +60,7 @@ export interface PlantStoreHandlers<S extends PlantStore = MemoryStore> {
 }
 
 /**
- * Creates MSW 2 request handlers for the Plant Store API. The handlers run the reference server's own
+ * Creates MSW request handlers (msw 2 and 3) for the Plant Store API. The handlers run the reference server's own
  * code (`@plant-store/core`), so every rule of the service (validation, idempotency by id, exact int64
  * ids, error codes, authentication) holds in the mocks, byte for byte. One handler per operation, so a
  * test can override `createPlant` alone with `server.use()`.
