@@ -1,6 +1,6 @@
 import { matchRequestUrl } from 'msw';
 
-/** The default `baseUrl`: where the reference server listens by default (openapi.yaml `servers`). */
+/** The default `baseUrl`: where the reference server listens by default (the spec's `servers`). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** A handler set's base URL, split into what MSW matches on and what the core routes on. */
