@@ -4,11 +4,7 @@ import { defineConfig } from 'vitest/config';
 // browsers or child processes get room to do it; speed is never asserted here (see `npm run bench`).
 export default defineConfig({
   test: {
-    include: [
-      'packages/*/test/**/*.test.ts',
-      'test/**/*.test.ts',
-      'examples/**/*.test.ts',
-    ],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
     // Runs that need Node 22 or newer are scripts/node-matrix.sh's (`npm run test:matrix`).
     exclude: ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'],
     testTimeout: 30_000,

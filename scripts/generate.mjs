@@ -24,8 +24,7 @@ export async function render() {
 
   const codes = spec.components.schemas.Error.properties.error['x-error-codes'];
   const lines = Object.entries(codes).map(
-    ([name, { code, status, description }]) =>
-      `  /** HTTP ${status}: ${description} */\n  ${name}: ${code},`,
+    ([name, { code, status, description }]) => `  /** HTTP ${status}: ${description} */\n  ${name}: ${code},`,
   );
   const statuses = Object.values(codes).map(({ code, status }) => `  ${code}: ${status},`);
   const errorCodes = `${header}
@@ -43,7 +42,9 @@ ${statuses.join('\n')}
 };
 
 /** Every code, for a membership check that needs no statuses (the client's, in its browser bundle). */
-export const errorCodes: readonly ErrorCode[] = [${Object.values(codes).map(({ code }) => code).join(', ')}];
+export const errorCodes: readonly ErrorCode[] = [${Object.values(codes)
+    .map(({ code }) => code)
+    .join(', ')}];
 `;
   const files = new Map();
   for (const dir of targets) {

@@ -14,7 +14,8 @@ rmSync('.vitest-report.json', { force: true });
 let status = run('npm', ['run', 'build', '--silent']);
 if (status === 0) {
   status = run('npx', [
-    'vitest', 'run',
+    'vitest',
+    'run',
     '--reporter=default',
     '--reporter=json',
     '--outputFile.json=.vitest-report.json',

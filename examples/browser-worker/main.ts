@@ -25,7 +25,8 @@ async function start(): Promise<void> {
     createPlant(token, plant, { baseUrl: apiUrl, retries: 0 }).then(
       (created) => (output.value = `Added ${created.name}`),
       (error: unknown) => {
-        if (PlantStoreApiError.is(error)) output.value = `Refused (${error.code}): ${error.body?.message ?? error.status}`;
+        if (PlantStoreApiError.is(error))
+          output.value = `Refused (${error.code}): ${error.body?.message ?? error.status}`;
         else if (PlantStoreNetworkError.is(error)) output.value = 'Offline';
         else output.value = 'Unexpected error';
       },

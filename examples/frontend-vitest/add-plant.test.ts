@@ -17,13 +17,19 @@ afterEach(async () => {
 afterAll(() => server.close());
 
 it('shows the added plant and stores it', async () => {
-  await expect(addPlant({ id: 1, name: 'Fern', tag: 'shade' }, settings)).resolves.toEqual({ ok: true, text: 'Added Fern (shade)' });
+  await expect(addPlant({ id: 1, name: 'Fern', tag: 'shade' }, settings)).resolves.toEqual({
+    ok: true,
+    text: 'Added Fern (shade)',
+  });
   expect(await mocks.store.list()).toEqual([{ id: 1n, name: 'Fern', tag: 'shade' }]);
 });
 
 it('tells the user when the id is taken by a plant seeded in the store', async () => {
   await mocks.store.insert({ id: 7n, name: 'Oak' });
-  await expect(addPlant({ id: 7, name: 'Elm' }, settings)).resolves.toEqual({ ok: false, text: 'Another plant already has this id' });
+  await expect(addPlant({ id: 7, name: 'Elm' }, settings)).resolves.toEqual({
+    ok: false,
+    text: 'Another plant already has this id',
+  });
 });
 
 it('shows the service message when the service refuses the plant', async () => {
@@ -37,7 +43,11 @@ it('shows the service message when the service refuses the plant', async () => {
 
 it('asks the user to sign in again when the token is rejected', async () => {
   server.use(mocks.scenarios.unauthorized());
-  await expect(addPlant({ id: 1, name: 'Fern' }, settings)).resolves.toEqual({ ok: false, text: 'Please sign in again', signIn: true });
+  await expect(addPlant({ id: 1, name: 'Fern' }, settings)).resolves.toEqual({
+    ok: false,
+    text: 'Please sign in again',
+    signIn: true,
+  });
 });
 
 it('shows the request id of a server fault', async () => {
@@ -54,12 +64,17 @@ it('says the user is offline when the connection fails', async () => {
 
 it('says the store is slow when the answer does not come in time', async () => {
   server.use(mocks.scenarios.slow('infinite'));
-  await expect(addPlant({ id: 1, name: 'Fern' }, { ...settings, timeout: 50 })).resolves.toEqual({ ok: false, text: 'The store is slow; try again' });
+  await expect(addPlant({ id: 1, name: 'Fern' }, { ...settings, timeout: 50 })).resolves.toEqual({
+    ok: false,
+    text: 'The store is slow; try again',
+  });
 });
 
 it('only accepts the app token when the mocks are strict', async () => {
   const strict = createPlantStoreHandlers({ baseUrl: 'https://api.example.test/v1', tokens: ['app-token'] });
   server.use(...strict.handlers);
   await expect(addPlant({ id: 1, name: 'Fern' }, settings)).resolves.toMatchObject({ signIn: true });
-  await expect(addPlant({ id: 1, name: 'Fern' }, { ...settings, token: 'app-token' })).resolves.toMatchObject({ ok: true });
+  await expect(addPlant({ id: 1, name: 'Fern' }, { ...settings, token: 'app-token' })).resolves.toMatchObject({
+    ok: true,
+  });
 });

@@ -13,7 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 const LOAD = fileURLToPath(new URL('../../bench/lib/load.mjs', import.meta.url));
 
 const servers: Server[] = [];
-afterEach(() => Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve())))));
+afterEach(() =>
+  Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve())))),
+);
 
 function recordingServer(): Promise<{ url: string; bodies: string[] }> {
   const bodies: string[] = [];
@@ -86,7 +88,15 @@ describe('bench load generator', () => {
   it('sends every unique create with a new id, over all connections, warm-up included', async () => {
     const { url, bodies } = await recordingServer();
     const idBase = 3_000_000_000;
-    const result = await runLoad({ url, token: 't', workload: 'unique', connections: 8, duration: 1, warmup: 1, idBase });
+    const result = await runLoad({
+      url,
+      token: 't',
+      workload: 'unique',
+      connections: 8,
+      duration: 1,
+      warmup: 1,
+      idBase,
+    });
     expect(result.statusCodes).toEqual({ '200': result.total });
     expect(bodies.length).toBeGreaterThan(result.total);
     const ids = bodies.map((body) => {
@@ -123,11 +133,16 @@ describe('bench load generator', () => {
   it('sends the fixed-id pair to each server of a head-to-head run', async () => {
     const first = await recordingServer();
     const second = await recordingServer();
-    await runSession([{ token: 't', workload: 'fixed', connections: 2, duration: 1, warmup: 0, urls: [first.url, second.url] }]);
+    await runSession([
+      { token: 't', workload: 'fixed', connections: 2, duration: 1, warmup: 0, urls: [first.url, second.url] },
+    ]);
     for (const { bodies } of [first, second]) {
       expect(bodies.length).toBeGreaterThan(10);
       expect(new Set(bodies)).toEqual(
-        new Set(['{"id":4242,"name":"Monstera deliciosa","tag":"indoor"}', '{"id":4242,"name":"Monstera deliciosa","tag":"outdoor"}']),
+        new Set([
+          '{"id":4242,"name":"Monstera deliciosa","tag":"indoor"}',
+          '{"id":4242,"name":"Monstera deliciosa","tag":"outdoor"}',
+        ]),
       );
     }
   });

@@ -11,7 +11,11 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 const json = { 'content-type': 'application/json' };
 
 /** A create with the case's token and JSON media type; `body` is sent as raw text or bytes. */
-function post(body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}, path = '/plants'): RawRequest {
+function post(
+  body: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+  path = '/plants',
+): RawRequest {
   return { method: 'POST', path, headers: { ...auth, ...json, ...headers }, body };
 }
 
@@ -32,12 +36,18 @@ const OUTSIDE_BASE = 'outside the base URL: MSW leaves requests it does not own 
 /** Every case, in the order they are reported. */
 export const cases: readonly ContractCase[] = [
   // Success, replay and conflict (idempotency by id)
-  { name: 'creates a plant with a tag', steps: [ok(post('{"id":1,"name":"Rose","tag":"flower"}'), { name: 'Rose', tag: 'flower' })] },
+  {
+    name: 'creates a plant with a tag',
+    steps: [ok(post('{"id":1,"name":"Rose","tag":"flower"}'), { name: 'Rose', tag: 'flower' })],
+  },
   { name: 'creates a plant without a tag', steps: [ok(post('{"id":2,"name":"Fern"}'), { name: 'Fern' })] },
   { name: 'accepts the empty string as a name', steps: [ok(post('{"id":3,"name":""}'), { name: '' })] },
   {
     name: 'replays a create of the same plant with 200 and the same body',
-    steps: [ok(post('{"id":7,"name":"Ivy","tag":"vine"}'), { name: 'Ivy', tag: 'vine' }), ok(post('{"tag":"vine","name":"Ivy","id":7}'), { name: 'Ivy', tag: 'vine' })],
+    steps: [
+      ok(post('{"id":7,"name":"Ivy","tag":"vine"}'), { name: 'Ivy', tag: 'vine' }),
+      ok(post('{"tag":"vine","name":"Ivy","id":7}'), { name: 'Ivy', tag: 'vine' }),
+    ],
   },
   {
     name: 'answers 40003 for the same id with another name and keeps the first plant',
@@ -49,7 +59,10 @@ export const cases: readonly ContractCase[] = [
   },
   {
     name: 'answers 40003 for the same id with a tag where the stored plant has none',
-    steps: [ok(post('{"id":9,"name":"Moss"}'), { name: 'Moss' }), fails(post('{"id":9,"name":"Moss","tag":"green"}'), 400, 40003)],
+    steps: [
+      ok(post('{"id":9,"name":"Moss"}'), { name: 'Moss' }),
+      fails(post('{"id":9,"name":"Moss","tag":"green"}'), 400, 40003),
+    ],
   },
   {
     name: 'accepts unknown fields, never echoes nor stores them',
@@ -62,10 +75,19 @@ export const cases: readonly ContractCase[] = [
   // 40001: not JSON
   { name: 'answers 40001 for an empty body', steps: [fails(post(''), 400, 40001)] },
   { name: 'answers 40001 for malformed JSON', steps: [fails(post('{"id":1,'), 400, 40001)] },
-  { name: 'answers 40001 for trailing garbage after the JSON value', steps: [fails(post('{"id":1,"name":"a"} x'), 400, 40001)] },
+  {
+    name: 'answers 40001 for trailing garbage after the JSON value',
+    steps: [fails(post('{"id":1,"name":"a"} x'), 400, 40001)],
+  },
   {
     name: 'answers 40001 for a body that is not valid UTF-8',
-    steps: [fails(post(new Uint8Array([...new TextEncoder().encode('{"id":1,"name":"'), 0xff, 0xfe, 0x22, 0x7d])), 400, 40001)],
+    steps: [
+      fails(
+        post(new Uint8Array([...new TextEncoder().encode('{"id":1,"name":"'), 0xff, 0xfe, 0x22, 0x7d])),
+        400,
+        40001,
+      ),
+    ],
   },
 
   // 40002: JSON but not a NewPlant
@@ -78,8 +100,14 @@ export const cases: readonly ContractCase[] = [
   { name: 'answers 40002 when the id is a fraction', steps: [fails(post('{"id":1.5,"name":"Rose"}'), 400, 40002)] },
   { name: 'answers 40002 when the name is a number', steps: [fails(post('{"id":1,"name":5}'), 400, 40002)] },
   { name: 'answers 40002 when the tag is null', steps: [fails(post('{"id":1,"name":"Rose","tag":null}'), 400, 40002)] },
-  { name: 'answers 40002 for the id 2^63, one past the int64 range', steps: [fails(post('{"id":9223372036854775808,"name":"Big"}'), 400, 40002)] },
-  { name: 'answers 40002 for the id -2^63-1, one below the int64 range', steps: [fails(post('{"id":-9223372036854775809,"name":"Small"}'), 400, 40002)] },
+  {
+    name: 'answers 40002 for the id 2^63, one past the int64 range',
+    steps: [fails(post('{"id":9223372036854775808,"name":"Big"}'), 400, 40002)],
+  },
+  {
+    name: 'answers 40002 for the id -2^63-1, one below the int64 range',
+    steps: [fails(post('{"id":-9223372036854775809,"name":"Small"}'), 400, 40002)],
+  },
   {
     name: 'answers 40002 for the id 1.00000000000000000001, which JSON.parse would round to 1',
     steps: [fails(post('{"id":1.00000000000000000001,"name":"Almost"}'), 400, 40002)],
@@ -105,11 +133,40 @@ export const cases: readonly ContractCase[] = [
   },
 
   // 401: authentication, judged before the body
-  { name: 'answers 40101 with a Bearer challenge when the Authorization header is missing', steps: [fails({ method: 'POST', path: '/plants', headers: json, body: '{"id":1,"name":"a"}' }, 401, 40101, { 'www-authenticate': CHALLENGE })] },
-  { name: 'answers 40101 for another scheme', steps: [fails(post('{"id":1,"name":"a"}', { authorization: `Basic ${TOKEN}` }), 401, 40101, { 'www-authenticate': CHALLENGE })] },
-  { name: 'answers 40101 for Bearer with no token', steps: [fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer' }), 401, 40101, { 'www-authenticate': CHALLENGE })] },
-  { name: 'answers 40102 with invalid_token for a token that is not accepted', steps: [fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer not-the-token' }), 401, 40102, { 'www-authenticate': INVALID_TOKEN })] },
-  { name: 'accepts the scheme name in lower case', steps: [ok(post('{"id":1,"name":"a"}', { authorization: `bearer ${TOKEN}` }), { name: 'a' })] },
+  {
+    name: 'answers 40101 with a Bearer challenge when the Authorization header is missing',
+    steps: [
+      fails({ method: 'POST', path: '/plants', headers: json, body: '{"id":1,"name":"a"}' }, 401, 40101, {
+        'www-authenticate': CHALLENGE,
+      }),
+    ],
+  },
+  {
+    name: 'answers 40101 for another scheme',
+    steps: [
+      fails(post('{"id":1,"name":"a"}', { authorization: `Basic ${TOKEN}` }), 401, 40101, {
+        'www-authenticate': CHALLENGE,
+      }),
+    ],
+  },
+  {
+    name: 'answers 40101 for Bearer with no token',
+    steps: [
+      fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer' }), 401, 40101, { 'www-authenticate': CHALLENGE }),
+    ],
+  },
+  {
+    name: 'answers 40102 with invalid_token for a token that is not accepted',
+    steps: [
+      fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer not-the-token' }), 401, 40102, {
+        'www-authenticate': INVALID_TOKEN,
+      }),
+    ],
+  },
+  {
+    name: 'accepts the scheme name in lower case',
+    steps: [ok(post('{"id":1,"name":"a"}', { authorization: `bearer ${TOKEN}` }), { name: 'a' })],
+  },
   {
     name: 'judges authentication before the body and stores nothing for a rejected request',
     steps: [
@@ -123,23 +180,50 @@ export const cases: readonly ContractCase[] = [
     config: { tokens: 'any' },
     steps: [
       ok(post('{"id":1,"name":"a"}', { authorization: 'Bearer whatever-1' }), { name: 'a' }),
-      fails({ method: 'POST', path: '/plants', headers: json, body: '{"id":1,"name":"a"}' }, 401, 40101, { 'www-authenticate': CHALLENGE }),
+      fails({ method: 'POST', path: '/plants', headers: json, body: '{"id":1,"name":"a"}' }, 401, 40101, {
+        'www-authenticate': CHALLENGE,
+      }),
       fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer' }), 401, 40101),
     ],
   },
 
   // 404, 405
-  { name: 'answers 40401 for an unknown path', steps: [fails({ method: 'GET', path: '/nope', headers: auth }, 404, 40401)] },
-  { name: 'answers 40401 for a path below /plants', steps: [fails(post('{"id":1,"name":"a"}', {}, '/plants/1'), 404, 40401)] },
-  { name: 'answers 40501 with Allow: POST for GET /plants', steps: [fails({ method: 'GET', path: '/plants', headers: auth }, 405, 40501, { allow: 'POST' })] },
-  { name: 'answers 40501 with Allow: POST for DELETE /plants', steps: [fails({ method: 'DELETE', path: '/plants', headers: auth }, 405, 40501, { allow: 'POST' })] },
-  { name: 'answers 40501 with Allow: POST for PUT /plants with a body', steps: [fails({ method: 'PUT', path: '/plants', headers: { ...auth, ...json }, body: '{"id":1,"name":"a"}' }, 405, 40501, { allow: 'POST' })] },
+  {
+    name: 'answers 40401 for an unknown path',
+    steps: [fails({ method: 'GET', path: '/nope', headers: auth }, 404, 40401)],
+  },
+  {
+    name: 'answers 40401 for a path below /plants',
+    steps: [fails(post('{"id":1,"name":"a"}', {}, '/plants/1'), 404, 40401)],
+  },
+  {
+    name: 'answers 40501 with Allow: POST for GET /plants',
+    steps: [fails({ method: 'GET', path: '/plants', headers: auth }, 405, 40501, { allow: 'POST' })],
+  },
+  {
+    name: 'answers 40501 with Allow: POST for DELETE /plants',
+    steps: [fails({ method: 'DELETE', path: '/plants', headers: auth }, 405, 40501, { allow: 'POST' })],
+  },
+  {
+    name: 'answers 40501 with Allow: POST for PUT /plants with a body',
+    steps: [
+      fails(
+        { method: 'PUT', path: '/plants', headers: { ...auth, ...json }, body: '{"id":1,"name":"a"}' },
+        405,
+        40501,
+        { allow: 'POST' },
+      ),
+    ],
+  },
 
   // 413
   {
     name: 'answers 41301 for a body over the limit',
     config: { bodyLimit: 64 },
-    steps: [fails(post(`{"id":1,"name":"${'x'.repeat(100)}"}`), 413, 41301), ok(post('{"id":1,"name":"fits"}'), { name: 'fits' })],
+    steps: [
+      fails(post(`{"id":1,"name":"${'x'.repeat(100)}"}`), 413, 41301),
+      ok(post('{"id":1,"name":"fits"}'), { name: 'fits' }),
+    ],
   },
   {
     // 18 bytes of JSON around the name: the first body is exactly 1 MiB, the second one byte more.
@@ -159,16 +243,36 @@ export const cases: readonly ContractCase[] = [
   },
 
   // 415
-  { name: 'answers 41501 for text/plain', steps: [fails(post('{"id":1,"name":"a"}', { 'content-type': 'text/plain' }), 415, 41501)] },
-  { name: 'answers 41501 when the Content-Type is missing', steps: [fails({ method: 'POST', path: '/plants', headers: auth, body: '{"id":1,"name":"a"}' }, 415, 41501)] },
-  { name: 'answers 41501 for a charset other than utf-8', steps: [fails(post('{"id":1,"name":"a"}', { 'content-type': 'application/json; charset=iso-8859-1' }), 415, 41501)] },
-  { name: 'accepts APPLICATION/JSON in any case', steps: [ok(post('{"id":1,"name":"a"}', { 'content-type': 'Application/JSON' }), { name: 'a' })] },
-  { name: 'accepts application/json; charset=utf-8', steps: [ok(post('{"id":1,"name":"a"}', { 'content-type': 'application/json; charset=utf-8' }), { name: 'a' })] },
+  {
+    name: 'answers 41501 for text/plain',
+    steps: [fails(post('{"id":1,"name":"a"}', { 'content-type': 'text/plain' }), 415, 41501)],
+  },
+  {
+    name: 'answers 41501 when the Content-Type is missing',
+    steps: [fails({ method: 'POST', path: '/plants', headers: auth, body: '{"id":1,"name":"a"}' }, 415, 41501)],
+  },
+  {
+    name: 'answers 41501 for a charset other than utf-8',
+    steps: [fails(post('{"id":1,"name":"a"}', { 'content-type': 'application/json; charset=iso-8859-1' }), 415, 41501)],
+  },
+  {
+    name: 'accepts APPLICATION/JSON in any case',
+    steps: [ok(post('{"id":1,"name":"a"}', { 'content-type': 'Application/JSON' }), { name: 'a' })],
+  },
+  {
+    name: 'accepts application/json; charset=utf-8',
+    steps: [ok(post('{"id":1,"name":"a"}', { 'content-type': 'application/json; charset=utf-8' }), { name: 'a' })],
+  },
 
   // Request ids
   {
     name: 'replaces a request id that is not sane',
-    steps: [{ request: post('{"id":1,"name":"a"}', { 'x-request-id': 'has spaces and <html>' }), expect: { status: 200, json: { name: 'a' } } }],
+    steps: [
+      {
+        request: post('{"id":1,"name":"a"}', { 'x-request-id': 'has spaces and <html>' }),
+        expect: { status: 200, json: { name: 'a' } },
+      },
+    ],
   },
 
   // Base path

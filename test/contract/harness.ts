@@ -122,7 +122,9 @@ export function expectationProblems(step: ContractStep, sent: RawRequest, observ
   const { expect } = step;
   const sentId = Object.entries(sent.headers ?? {}).find(([name]) => name.toLowerCase() === 'x-request-id')?.[1];
   if (sentId !== undefined && SANE_REQUEST_ID.test(sentId) && observed.headers['x-request-id'] !== sentId) {
-    problems.push(`x-request-id ${JSON.stringify(observed.headers['x-request-id'])}, expected the one sent (${sentId})`);
+    problems.push(
+      `x-request-id ${JSON.stringify(observed.headers['x-request-id'])}, expected the one sent (${sentId})`,
+    );
   }
   if (observed.headers['x-request-id'] === null) problems.push('no x-request-id');
   if (observed.status !== expect.status) problems.push(`status ${observed.status}, expected ${expect.status}`);
@@ -147,7 +149,8 @@ export function expectationProblems(step: ContractStep, sent: RawRequest, observ
     problems.push(`body ${observed.body}, expected ${JSON.stringify(expect.json)}`);
   }
   for (const [name, value] of Object.entries(expect.headers ?? {})) {
-    if (observed.headers[name] !== value) problems.push(`${name} ${JSON.stringify(observed.headers[name])}, expected ${JSON.stringify(value)}`);
+    if (observed.headers[name] !== value)
+      problems.push(`${name} ${JSON.stringify(observed.headers[name])}, expected ${JSON.stringify(value)}`);
   }
   return problems;
 }
@@ -179,7 +182,9 @@ export function differences(
     for (const name of COMPARED_HEADERS) {
       if (name === 'x-request-id' && !compareId) continue;
       if (a.headers[name] !== b.headers[name]) {
-        found.push(`step ${stepIndex + 1}: ${name} ${JSON.stringify(b.headers[name])}, core ${JSON.stringify(a.headers[name])}`);
+        found.push(
+          `step ${stepIndex + 1}: ${name} ${JSON.stringify(b.headers[name])}, core ${JSON.stringify(a.headers[name])}`,
+        );
       }
     }
     if (a.body !== b.body) found.push(`step ${stepIndex + 1}: body ${b.body}, core ${a.body}`);
@@ -221,6 +226,8 @@ export function casesFor(
   transport: TransportName,
 ): Array<[name: string, testCase: ContractCase, caseIndex: number]> {
   return all.flatMap((testCase, caseIndex) =>
-    testCase.except?.[transport] === undefined ? [[testCase.name, testCase, caseIndex] as [string, ContractCase, number]] : [],
+    testCase.except?.[transport] === undefined
+      ? [[testCase.name, testCase, caseIndex] as [string, ContractCase, number]]
+      : [],
   );
 }

@@ -11,7 +11,10 @@ import { toRequest } from './reference.js';
 async function sendOnSocket(port: number, request: RawRequest): Promise<Observed> {
   const head = [`${request.method} ${request.path} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'];
   for (const [name, value] of Object.entries(request.headers ?? {})) head.push(`${name}: ${value}`);
-  const bytes = Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), bodyBytes(request.body) ?? new Uint8Array()]);
+  const bytes = Buffer.concat([
+    Buffer.from(`${head.join('\r\n')}\r\n\r\n`),
+    bodyBytes(request.body) ?? new Uint8Array(),
+  ]);
   const { answers, text } = await exchange(port, bytes, { ms: STEP_TIMEOUT_MS });
   const answer = answers[0];
   if (answer === undefined) throw new Error(`no complete answer: ${JSON.stringify(text.slice(0, 200))}`);
@@ -25,5 +28,7 @@ async function sendOnSocket(port: number, request: RawRequest): Promise<Observed
  */
 export async function sendOverHttp(origin: string, request: RawRequest): Promise<Observed> {
   const declaresLength = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length');
-  return declaresLength ? sendOnSocket(Number(new URL(origin).port), request) : observe(await fetch(toRequest(origin, request)));
+  return declaresLength
+    ? sendOnSocket(Number(new URL(origin).port), request)
+    : observe(await fetch(toRequest(origin, request)));
 }

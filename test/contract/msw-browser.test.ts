@@ -1,7 +1,14 @@
 import { ErrorCode } from '@plant-store/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { bundle, chromiumExecutable, mockServiceWorkerScript, serveStatic, withChromium, type StaticServer } from './browser/chromium.js';
+import {
+  bundle,
+  chromiumExecutable,
+  mockServiceWorkerScript,
+  serveStatic,
+  withChromium,
+  type StaticServer,
+} from './browser/chromium.js';
 import type { BrowserContractResult } from './browser/page.js';
 import { cases } from './cases.js';
 import { assertContract, casesFor } from './harness.js';
@@ -14,14 +21,18 @@ let result: BrowserContractResult;
 
 // Every request the page sends: one per step of each case run in the browser, and the real client's
 // create and its conflicting create.
-const expectedRequests = casesFor(cases, 'msw-browser').reduce((sum, [, testCase]) => sum + testCase.steps.length, 0) + 2;
+const expectedRequests =
+  casesFor(cases, 'msw-browser').reduce((sum, [, testCase]) => sum + testCase.steps.length, 0) + 2;
 
 beforeAll(async () => {
   // First, so a missing browser fails in seconds rather than after the bundle.
   await chromiumExecutable();
   const script = await bundle(fileURLToPath(new URL('./browser/page.ts', import.meta.url)));
   site = await serveStatic({
-    '/': { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>contract</title><script type="module" src="/page.js"></script>' },
+    '/': {
+      type: 'text/html',
+      body: '<!doctype html><meta charset="utf-8"><title>contract</title><script type="module" src="/page.js"></script>',
+    },
     '/page.js': { type: 'text/javascript', body: script },
     '/mockServiceWorker.js': { type: 'text/javascript', body: await mockServiceWorkerScript() },
   });

@@ -16,20 +16,34 @@ afterAll(() => server.close());
 // msw 3 answers Node's fetch from below undici, which fails a request whose body disagrees with its
 // declared Content-Length, as browsers refuse to send one; msw 2 replaces fetch and passes the header on.
 const rows = casesFor(cases, 'msw-node');
-const refusedByFetch = Number(mswManifest.version.split('.')[0]) < 3 ? [] : rows.filter(([, testCase]) =>
-  testCase.steps.some((step) => Object.keys(step.request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length')));
-it.skip.each(refusedByFetch)('%s (msw 3: Node\'s fetch refuses a Content-Length that disagrees with the body)', () => {});
+const refusedByFetch =
+  Number(mswManifest.version.split('.')[0]) < 3
+    ? []
+    : rows.filter(([, testCase]) =>
+        testCase.steps.some((step) =>
+          Object.keys(step.request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length'),
+        ),
+      );
+it.skip.each(refusedByFetch)(
+  "%s (msw 3: Node's fetch refuses a Content-Length that disagrees with the body)",
+  () => {},
+);
 
-it.each(rows.filter((row) => !refusedByFetch.includes(row)))('%s (msw setupServer, raw fetch)', async (_name, testCase, caseIndex) => {
-  const { config } = testCase;
-  const mocks = createPlantStoreHandlers({
-    baseUrl: API_ORIGIN + (config?.basePath ?? ''),
-    tokens: tokensOf(config),
-    ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
-  });
-  server.use(...mocks.handlers);
-  // The global fetch with a URL and an init, looked up per call: what MSW patches and what application
-  // code calls.
-  const outcome = await runCase(testCase, caseIndex, async (request) => observe(await fetch(API_ORIGIN + request.path, toInit(request))));
-  assertContract(testCase, caseIndex, 'msw-node', outcome, await runOnCore(testCase, caseIndex));
-});
+it.each(rows.filter((row) => !refusedByFetch.includes(row)))(
+  '%s (msw setupServer, raw fetch)',
+  async (_name, testCase, caseIndex) => {
+    const { config } = testCase;
+    const mocks = createPlantStoreHandlers({
+      baseUrl: API_ORIGIN + (config?.basePath ?? ''),
+      tokens: tokensOf(config),
+      ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
+    });
+    server.use(...mocks.handlers);
+    // The global fetch with a URL and an init, looked up per call: what MSW patches and what application
+    // code calls.
+    const outcome = await runCase(testCase, caseIndex, async (request) =>
+      observe(await fetch(API_ORIGIN + request.path, toInit(request))),
+    );
+    assertContract(testCase, caseIndex, 'msw-node', outcome, await runOnCore(testCase, caseIndex));
+  },
+);

@@ -1,7 +1,15 @@
 // The core in memory: the reference every other transport is compared with. Browser-safe.
 import { createPlantStoreApp, type PlantStoreApp } from '@plant-store/core';
 import { TOKEN } from './cases.js';
-import { bodyBytes, observe, runCase, type CaseConfig, type CaseOutcome, type ContractCase, type RawRequest } from './harness.js';
+import {
+  bodyBytes,
+  observe,
+  runCase,
+  type CaseConfig,
+  type CaseOutcome,
+  type ContractCase,
+  type RawRequest,
+} from './harness.js';
 
 /** The origin the core and the MSW handlers are addressed at (the reference server's default). */
 export const API_ORIGIN = 'http://127.0.0.1:4010';

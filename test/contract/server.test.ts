@@ -53,14 +53,20 @@ it('rejects a conflicting create through the client with a PlantStoreApiError ca
   const server = await serverFor(undefined);
   await server.store.clear();
   await createPlant(TOKEN, { id: 5, name: 'Oak' }, { baseUrl: server.url });
-  const error = await createPlant(TOKEN, { id: 5, name: 'Elm' }, { baseUrl: server.url, requestId: 'conflict-1' }).catch((e: unknown) => e);
+  const error = await createPlant(
+    TOKEN,
+    { id: 5, name: 'Elm' },
+    { baseUrl: server.url, requestId: 'conflict-1' },
+  ).catch((e: unknown) => e);
   expect(PlantStoreApiError.is(error)).toBe(true);
   expect(error).toMatchObject({ status: 400, code: ErrorCode.ID_CONFLICT, requestId: 'conflict-1' });
 });
 
 it('rejects a wrong token through the client with 401 and code 40102', async () => {
   const server = await serverFor(undefined);
-  const error = await createPlant('not-the-token', { id: 1, name: 'a' }, { baseUrl: server.url, retries: 0 }).catch((e: unknown) => e);
+  const error = await createPlant('not-the-token', { id: 1, name: 'a' }, { baseUrl: server.url, retries: 0 }).catch(
+    (e: unknown) => e,
+  );
   expect(error).toMatchObject({ status: 401, code: ErrorCode.INVALID_TOKEN });
 });
 

@@ -15,7 +15,10 @@ import { build, transform } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const pages = ['README.md', ...['client', 'msw', 'server', 'core', 'store-file'].map((name) => `packages/${name}/README.md`)];
+const pages = [
+  'README.md',
+  ...['client', 'msw', 'server', 'core', 'store-file'].map((name) => `packages/${name}/README.md`),
+];
 // Inside the repository, so that the snippets' imports resolve to the workspace's packages.
 const here = join(root, 'test/docs/.snippets');
 const cwd = mkdtempSync(join(tmpdir(), 'plant-store-snippets-'));
@@ -57,7 +60,11 @@ const answers = (port: number) =>
 /** Runs `command` with a bound, resolving to its exit code and output; `stopOnPort`: SIGTERM once that port answers. */
 function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; stopOnPort?: number } = {}) {
   return new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
@@ -84,35 +91,52 @@ describe.each(pages)('%s', (page) => {
     expect(mine.length).toBeGreaterThan(0);
   });
 
-  it.each(mine.map((snippet) => [snippet.line, snippet] as const))('runs the snippet at line %i as written', { timeout: 90_000 }, async (line, snippet) => {
-    const name = `${page.replaceAll('/', '-')}-${line}`;
-    if (snippet.code.includes("from 'vitest'")) {
-      const file = join(here, `${name}.test.ts`);
-      writeFileSync(file, snippet.code);
-      const result = await run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', root, relative(root, file)]);
-      expect(result.code, result.output).toBe(0);
-      return;
-    }
-    if (snippet.code.includes("from 'msw/browser'")) {
-      const file = join(here, `${name}.ts`);
-      writeFileSync(file, snippet.code);
-      const bundled = await build({ entryPoints: [file], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
-      expect(bundled.errors).toEqual([]);
-      return;
-    }
-    const file = join(here, `${name}.mjs`);
-    writeFileSync(file, (await transform(snippet.code, { loader: 'ts', format: 'esm', target: 'node20' })).code);
-    const startsServer = /startPlantStoreServer|createServer\(|\.listen\(/.test(snippet.code);
-    const usesClient = snippet.code.includes('@plant-store/client') && !startsServer;
-    const server = usesClient ? await startPlantStoreServer({ port: 4010, tokens: 'any' }) : undefined;
-    try {
-      const result = await run(process.execPath, [file], {
-        env: { PLANT_STORE_TOKEN: 'snippet-token' },
-        ...(startsServer && { stopOnPort: 4010 }),
-      });
-      expect(result.code, result.output).toBe(0);
-    } finally {
-      await server?.close();
-    }
-  });
+  it.each(mine.map((snippet) => [snippet.line, snippet] as const))(
+    'runs the snippet at line %i as written',
+    { timeout: 90_000 },
+    async (line, snippet) => {
+      const name = `${page.replaceAll('/', '-')}-${line}`;
+      if (snippet.code.includes("from 'vitest'")) {
+        const file = join(here, `${name}.test.ts`);
+        writeFileSync(file, snippet.code);
+        const result = await run(process.execPath, [
+          join(root, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--root',
+          root,
+          relative(root, file),
+        ]);
+        expect(result.code, result.output).toBe(0);
+        return;
+      }
+      if (snippet.code.includes("from 'msw/browser'")) {
+        const file = join(here, `${name}.ts`);
+        writeFileSync(file, snippet.code);
+        const bundled = await build({
+          entryPoints: [file],
+          bundle: true,
+          platform: 'browser',
+          format: 'esm',
+          write: false,
+          logLevel: 'silent',
+        });
+        expect(bundled.errors).toEqual([]);
+        return;
+      }
+      const file = join(here, `${name}.mjs`);
+      writeFileSync(file, (await transform(snippet.code, { loader: 'ts', format: 'esm', target: 'node20' })).code);
+      const startsServer = /startPlantStoreServer|createServer\(|\.listen\(/.test(snippet.code);
+      const usesClient = snippet.code.includes('@plant-store/client') && !startsServer;
+      const server = usesClient ? await startPlantStoreServer({ port: 4010, tokens: 'any' }) : undefined;
+      try {
+        const result = await run(process.execPath, [file], {
+          env: { PLANT_STORE_TOKEN: 'snippet-token' },
+          ...(startsServer && { stopOnPort: 4010 }),
+        });
+        expect(result.code, result.output).toBe(0);
+      } finally {
+        await server?.close();
+      }
+    },
+  );
 });

@@ -54,8 +54,18 @@ async function expectVerdict(app: App, verdict: Verdict, answer: Awaited<ReturnT
 
 const int64 = fc.bigInt({ min: INT64_MIN, max: INT64_MAX });
 const boundaryIds = fc.constantFrom(
-  INT64_MIN, INT64_MAX, INT64_MIN + 1n, INT64_MAX - 1n, 0n, 1n, -1n,
-  2n ** 53n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 62n + 1n, 9007199254740993n,
+  INT64_MIN,
+  INT64_MAX,
+  INT64_MIN + 1n,
+  INT64_MAX - 1n,
+  0n,
+  1n,
+  -1n,
+  2n ** 53n,
+  2n ** 53n + 1n,
+  -(2n ** 53n) - 1n,
+  2n ** 62n + 1n,
+  9007199254740993n,
 );
 const anyInt64 = fc.oneof(int64, boundaryIds);
 
@@ -64,13 +74,36 @@ const idNumberText = fc.oneof(
   anyInt64.map(String),
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
   fc.constantFrom(
-    '9223372036854775808', '-9223372036854775809', '18446744073709551616', '1.00000000000000000001',
-    '9223372036854775807.0', '9223372036854775807.5', '-0', '-0.0', '0e0', '1e2', '1E+2', '100e-2',
-    '1.5', '1e400', '-1e400', '1e-400', '1e19', '9.223372036854775807e18', '9.223372036854775808e18',
-    '123456789012345678901234567890', '0.1e1', '12e-1',
+    '9223372036854775808',
+    '-9223372036854775809',
+    '18446744073709551616',
+    '1.00000000000000000001',
+    '9223372036854775807.0',
+    '9223372036854775807.5',
+    '-0',
+    '-0.0',
+    '0e0',
+    '1e2',
+    '1E+2',
+    '100e-2',
+    '1.5',
+    '1e400',
+    '-1e400',
+    '1e-400',
+    '1e19',
+    '9.223372036854775807e18',
+    '9.223372036854775808e18',
+    '123456789012345678901234567890',
+    '0.1e1',
+    '12e-1',
   ),
   fc.tuple(anyInt64, fc.stringMatching(/^[0-9]{1,22}$/)).map(([i, f]) => `${i}.${f}`),
-  fc.tuple(fc.bigInt({ min: -999999n, max: 999999n }), fc.integer({ min: -25, max: 25 }), fc.constantFrom('e', 'E', 'e+', 'E-'))
+  fc
+    .tuple(
+      fc.bigInt({ min: -999999n, max: 999999n }),
+      fc.integer({ min: -25, max: 25 }),
+      fc.constantFrom('e', 'E', 'e+', 'E-'),
+    )
     .map(([m, e, s]) => (s.length === 2 ? `${m}${s}${Math.abs(e)}` : `${m}${s}${e}`)),
 );
 
@@ -81,25 +114,57 @@ const text = fc.oneof(
   fc.constantFrom('', '\u0000', '\ud800', '"\\/\b\f\n\r\t', '</script>', '\u001b[31m', '\u2028\u2029', '__proto__'),
 );
 
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.integer(), { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
 
 /** One body field as [key, raw JSON text], or nothing. */
 type Field = readonly [string, string] | null;
 const optionalField = (key: string, raw: fc.Arbitrary<string>): fc.Arbitrary<Field> =>
-  fc.option(raw.map((r) => [key, r] as const), { freq: 6, nil: null });
+  fc.option(
+    raw.map((r) => [key, r] as const),
+    { freq: 6, nil: null },
+  );
 
 /** Bodies near a NewPlant: each field present or not, well or badly typed, with raw id text. */
 const nearNewPlant = fc
   .record({
-    id: optionalField('id', fc.oneof({ weight: 4, arbitrary: idNumberText }, { weight: 1, arbitrary: fc.oneof(text, notAString).map((v) => JSON.stringify(v)) })),
-    name: optionalField('name', fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v))),
-    tag: optionalField('tag', fc.oneof({ weight: 3, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v))),
-    extra: fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag'].includes(k)), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
+    id: optionalField(
+      'id',
+      fc.oneof(
+        { weight: 4, arbitrary: idNumberText },
+        { weight: 1, arbitrary: fc.oneof(text, notAString).map((v) => JSON.stringify(v)) },
+      ),
+    ),
+    name: optionalField(
+      'name',
+      fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v)),
+    ),
+    tag: optionalField(
+      'tag',
+      fc.oneof({ weight: 3, arbitrary: text }, { weight: 1, arbitrary: notAString }).map((v) => JSON.stringify(v)),
+    ),
+    extra: fc.dictionary(
+      fc.string({ maxLength: 8 }).filter((k) => !['id', 'name', 'tag'].includes(k)),
+      fc.jsonValue({ maxDepth: 2 }),
+      { maxKeys: 3 },
+    ),
     order: fc.integer({ min: 0, max: 5 }),
     space: fc.constantFrom('', ' ', '\n\t '),
     // A repeated key, escaped or not: JSON.parse keeps the last, and the id check must read that one.
     duplicate: fc.option(
-      fc.tuple(fc.constantFrom('id', 'name', 'tag', '\\u0069d'), fc.oneof(idNumberText, text.map((t) => JSON.stringify(t))), fc.boolean()),
+      fc.tuple(
+        fc.constantFrom('id', 'name', 'tag', '\\u0069d'),
+        fc.oneof(
+          idNumberText,
+          text.map((t) => JSON.stringify(t)),
+        ),
+        fc.boolean(),
+      ),
       { freq: 5, nil: null },
     ),
   })
@@ -161,7 +226,16 @@ const hostileBytes = fc.oneof(
     }),
   fc
     .tuple(
-      fc.constantFrom([0xc3, 0x28], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xff], [0x80], [0xf0, 0x9f, 0x98]),
+      fc.constantFrom(
+        [0xc3, 0x28],
+        [0xc0, 0xaf],
+        [0xed, 0xa0, 0x80],
+        [0xf5, 0x80, 0x80, 0x80],
+        [0xe2, 0x82],
+        [0xff],
+        [0x80],
+        [0xf0, 0x9f, 0x98],
+      ),
       fc.constantFrom('name', 'tag', 'extra'),
     )
     .map(([bad, where]) => {
@@ -222,19 +296,27 @@ test('never echoes unknown fields: the answer and the stored plant hold name and
   await fc.assert(
     fc.asyncProperty(
       anyInt64,
-      fc.dictionary(marker, fc.oneof(marker, fc.jsonValue({ maxDepth: 2 }), fc.dictionary(marker, marker, { maxKeys: 2 })), { minKeys: 1, maxKeys: 5 }),
+      fc.dictionary(
+        marker,
+        fc.oneof(marker, fc.jsonValue({ maxDepth: 2 }), fc.dictionary(marker, marker, { maxKeys: 2 })),
+        { minKeys: 1, maxKeys: 5 },
+      ),
       fc.boolean(),
       async (id, extra, extraFirst) => {
         const app = newApp();
         const known = `"id":${id},"name":"plain"`;
-        const unknown = Object.entries(extra).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',');
+        const unknown = Object.entries(extra)
+          .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
+          .join(',');
         const answer = await post(app, extraFirst ? `{${unknown},${known}}` : `{${known},${unknown}}`);
         expect(answer.status).toBe(200);
         expect(JSON.parse(answer.body)).toStrictEqual({ name: 'plain' });
         expect(answer.body).not.toMatch(/mk[0-9a-f]{14}/);
         expect({ ...(await app.store.get(id)) }).toEqual({ id, name: 'plain' });
         const stored = await app.store.list();
-        expect(JSON.stringify(stored, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(/mk[0-9a-f]{14}/);
+        expect(JSON.stringify(stored, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(
+          /mk[0-9a-f]{14}/,
+        );
       },
     ),
     settings(300),
@@ -245,9 +327,19 @@ test('never echoes unknown fields: the answer and the stored plant hold name and
 const markedRequest = fc.record({
   tokenMarker: marker,
   auth: fc.constantFrom('right', 'wrong', 'basic', 'bare', 'none'),
-  idRaw: fc.oneof(idNumberText, marker.map((m) => JSON.stringify(m))),
-  name: fc.oneof(marker.map((m) => JSON.stringify(m)), marker.map((m) => `{"${m}":1}`), fc.constant('7')),
-  tag: fc.option(marker.map((m) => JSON.stringify(m)), { nil: undefined }),
+  idRaw: fc.oneof(
+    idNumberText,
+    marker.map((m) => JSON.stringify(m)),
+  ),
+  name: fc.oneof(
+    marker.map((m) => JSON.stringify(m)),
+    marker.map((m) => `{"${m}":1}`),
+    fc.constant('7'),
+  ),
+  tag: fc.option(
+    marker.map((m) => JSON.stringify(m)),
+    { nil: undefined },
+  ),
   extraKey: marker,
   extraValue: marker,
   contentType: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8'),
@@ -270,10 +362,15 @@ test('never puts the token or a string of the request body into any answer', asy
       if (authorization !== undefined) headers.authorization = authorization;
       const answer = await app.fetch(new Request(URL_, { method: 'POST', headers, body: bodyText })).then(answerOf);
       const parsed = expectWellFormed(answer);
-      const everything = `${answer.body}\n${Object.entries(answer.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}`;
+      const everything = `${answer.body}\n${Object.entries(answer.headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n')}`;
       const allowed = answer.status === 200 ? [parsed.name, parsed.tag] : [];
       for (const m of everything.match(/mk[0-9a-f]{14}/g) ?? []) {
-        expect(allowed.some((a) => a?.includes(m)), `${m} leaked into ${everything}`).toBe(true);
+        expect(
+          allowed.some((a) => a?.includes(m)),
+          `${m} leaked into ${everything}`,
+        ).toBe(true);
       }
       expect(everything).not.toContain(token);
     }),
@@ -284,7 +381,10 @@ test('never puts the token or a string of the request body into any answer', asy
 /** Header text as a client may send it: any byte but NUL, CR and LF, as latin1 characters. */
 const headerText = (maxLength: number) =>
   fc
-    .array(fc.integer({ min: 1, max: 255 }).filter((c) => c !== 10 && c !== 13), { maxLength })
+    .array(
+      fc.integer({ min: 1, max: 255 }).filter((c) => c !== 10 && c !== 13),
+      { maxLength },
+    )
     .map((codes) => String.fromCharCode(...codes).trim());
 
 test('answers any method, path, authorization and content type with a code from the table, never a 500', async () => {
@@ -292,7 +392,18 @@ test('answers any method, path, authorization and content type with a code from 
   const request = fc.record({
     method: fc.constantFrom('POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'X-CUSTOM'),
     path: fc.oneof(
-      fc.constantFrom('/plants', '/plants/', '//plants', '/PLANTS', '/plants/1', '/', '/plants%2f', '/pl%61nts', '/./plants', '/x/../plants'),
+      fc.constantFrom(
+        '/plants',
+        '/plants/',
+        '//plants',
+        '/PLANTS',
+        '/plants/1',
+        '/',
+        '/plants%2f',
+        '/pl%61nts',
+        '/./plants',
+        '/x/../plants',
+      ),
       fc.webPath(),
     ),
     query: fc.option(fc.webQueryParameters(), { nil: undefined }),
@@ -303,7 +414,10 @@ test('answers any method, path, authorization and content type with a code from 
       headerText(60),
       fc.constant(undefined),
     ),
-    contentType: fc.oneof(fc.constantFrom('application/json', 'APPLICATION/JSON;charset=UTF-8', undefined), headerText(40)),
+    contentType: fc.oneof(
+      fc.constantFrom('application/json', 'APPLICATION/JSON;charset=UTF-8', undefined),
+      headerText(40),
+    ),
   });
   await fc.assert(
     fc.asyncProperty(request, fc.integer({ min: 0, max: 2 ** 40 }), async (r, id) => {
@@ -326,7 +440,7 @@ test('answers any method, path, authorization and content type with a code from 
         expect(answer.headers['www-authenticate']).toMatch(/^Bearer realm="plant-store"/);
       }
       if (parsed.error === 40501) expect(answer.headers.allow).toMatch(/POST/);
-      if (r.authorization !== undefined && r.authorization.includes(TOKEN)) expect(answer.body).not.toContain(TOKEN);
+      if (r.authorization?.includes(TOKEN)) expect(answer.body).not.toContain(TOKEN);
     }),
     settings(600),
   );

@@ -119,7 +119,10 @@ test('answers hostile paths, request ids, headers and bodies without echoing the
     // The caller's request id comes back only when it is plain: letters, digits and - _ . : /
     expect(answer.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:/-]{1,128}$/);
   }
-  expect(answers.filter((a) => a.headers['x-request-id'] === RID).length, 'a sane request id is echoed').toBeGreaterThan(0);
+  expect(
+    answers.filter((a) => a.headers['x-request-id'] === RID).length,
+    'a sane request id is echoed',
+  ).toBeGreaterThan(0);
 });
 
 test('answers a store fault with a plain 500 that says nothing of the fault', async () => {
@@ -143,7 +146,9 @@ test('never answers or logs the token when a client sends it as its request id',
   for (const answer of got) {
     expect(answer!.head + answer!.body).not.toContain(TOKEN);
     expect(answer!.head + answer!.body).not.toContain(HEADER);
-    expect(answer!.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(answer!.headers['x-request-id']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   }
   const logged = lines.slice(before);
   expect(logged.length, 'each request was logged').toBe(got.length);
@@ -162,6 +167,7 @@ test('writes every log line as one JSON object with no raw control character, no
   expect(records.length, 'one record per write').toBe(lines.length);
   for (const line of records) {
     // C0 controls, DEL and C1 controls would let a client recolour a terminal or forge a line.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
     expect(line, line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
     const record = JSON.parse(line) as Record<string, unknown>;
     expect(typeof record, line).toBe('object');
@@ -172,6 +178,12 @@ test('writes every log line as one JSON object with no raw control character, no
     expect(JSON.stringify(rest), line).not.toContain(PATH);
     if (typeof record.requestId === 'string') expect(record.requestId).toMatch(/^[A-Za-z0-9._:/-]{1,128}$/);
   }
-  expect(records.some((l) => l.includes(PATH)), 'hostile paths were logged (escaped)').toBe(true);
-  expect(records.some((l) => l.includes('"level":"error"') && l.includes(FAULT)), 'the store fault was logged').toBe(true);
+  expect(
+    records.some((l) => l.includes(PATH)),
+    'hostile paths were logged (escaped)',
+  ).toBe(true);
+  expect(
+    records.some((l) => l.includes('"level":"error"') && l.includes(FAULT)),
+    'the store fault was logged',
+  ).toBe(true);
 });

@@ -28,7 +28,13 @@ afterAll(async () => {
 /** A well-formed POST /plants request with a Content-Length, as bytes. */
 function postBytes(
   body: string | Uint8Array,
-  opts: { token?: string | null; path?: string; contentType?: string | null; extraHeaders?: string[]; close?: boolean } = {},
+  opts: {
+    token?: string | null;
+    path?: string;
+    contentType?: string | null;
+    extraHeaders?: string[];
+    close?: boolean;
+  } = {},
 ): Buffer {
   const bodyBuf = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
   const lines = [`POST ${opts.path ?? '/plants'} HTTP/1.1`, 'Host: 127.0.0.1'];
@@ -66,7 +72,10 @@ function expectTransportError(answer: RawAnswer, statuses: number[]) {
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(answer.body) as Record<string, unknown>;
   expect(Object.keys(body).sort()).toEqual(['error', 'message']);
-  expect(errorTable.get(body.error as number), `code ${String(body.error)} goes with status ${answer.status} in openapi.yaml`).toBe(answer.status);
+  expect(
+    errorTable.get(body.error as number),
+    `code ${String(body.error)} goes with status ${answer.status} in openapi.yaml`,
+  ).toBe(answer.status);
   expect(typeof body.message).toBe('string');
 }
 
@@ -95,7 +104,12 @@ afterEach(async () => {
 // ---- framing ---------------------------------------------------------------------------------
 
 const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
-const base = ['POST /plants HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${TOKEN}`, 'Content-Type: application/json'];
+const base = [
+  'POST /plants HTTP/1.1',
+  'Host: 127.0.0.1',
+  `Authorization: Bearer ${TOKEN}`,
+  'Content-Type: application/json',
+];
 
 const malformed: Record<string, string> = {
   'a garbage request line': 'GARBAGE\r\n\r\n',
@@ -105,7 +119,8 @@ const malformed: Record<string, string> = {
   'a bare CR in a header value': head([...base, 'X-Bad: a\rb', 'Content-Length: 2']) + '{}',
   'a space before the colon': head([...base, 'Content-Length : 2']) + '{}',
   'a non-hex chunk size': head([...base, 'Transfer-Encoding: chunked']) + 'zz\r\n{}\r\n0\r\n\r\n',
-  'a chunk size over 64 bits': head([...base, 'Transfer-Encoding: chunked']) + 'fffffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
+  'a chunk size over 64 bits':
+    head([...base, 'Transfer-Encoding: chunked']) + 'fffffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
   'a negative chunk size': head([...base, 'Transfer-Encoding: chunked']) + '-2\r\n{}\r\n0\r\n\r\n',
   'chunk data longer than its size': head([...base, 'Transfer-Encoding: chunked']) + '2\r\n{}}}\r\n0\r\n\r\n',
   'a non-numeric Content-Length': head([...base, 'Content-Length: 2x']) + '{}',
@@ -138,7 +153,8 @@ test('refuses two different Content-Lengths and never runs the request hidden be
   const smuggledId = freshId();
   const inner = postBytes(`{"id":${smuggledId},"name":"smuggled"}`).toString('latin1');
   const body = `{"id":${freshId()},"name":"outer"}`;
-  const bytes = head([...base, `Content-Length: ${body.length}`, `Content-Length: ${body.length + inner.length}`]) + body + inner;
+  const bytes =
+    head([...base, `Content-Length: ${body.length}`, `Content-Length: ${body.length + inner.length}`]) + body + inner;
   const { answers, closed } = await exchange(port, bytes, { count: 2 });
   expect(answers).toHaveLength(1);
   expectTransportError(answers[0]!, [400]);
@@ -195,8 +211,14 @@ test('answers headers over the size limit with a JSON 431 or closes the connecti
 // ---- bodies ----------------------------------------------------------------------------------
 
 const deep: Record<string, () => { body: string; codes: number[] }> = {
-  '[[[…]]] 100,000 deep': () => ({ body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`, codes: [40002, 40001, 41301] }),
-  '{"a":{"a":…}} 100,000 deep': () => ({ body: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`, codes: [40002, 40001, 41301] }),
+  '[[[…]]] 100,000 deep': () => ({
+    body: `${'['.repeat(100_000)}${']'.repeat(100_000)}`,
+    codes: [40002, 40001, 41301],
+  }),
+  '{"a":{"a":…}} 100,000 deep': () => ({
+    body: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`,
+    codes: [40002, 40001, 41301],
+  }),
   'an unclosed [[[… 200,000 deep': () => ({ body: '['.repeat(200_000), codes: [40001, 41301] }),
   'a valid plant with a 100,000 deep unknown field': () => ({
     body: `{"extra":${'['.repeat(100_000)}${']'.repeat(100_000)},"id":${freshId()},"name":"deep"}`,
@@ -334,7 +356,10 @@ async function dribbleWhileServingAnother(
  * Runs `body` against a server of its own with short timeouts (1 s for headers, 2 s for a request),
  * so the timeout tests take seconds and never touch the shared server; closed afterwards.
  */
-async function withShortTimeouts(keepAliveTimeout: number, body: (slowServer: PlantStoreServer) => Promise<void>): Promise<void> {
+async function withShortTimeouts(
+  keepAliveTimeout: number,
+  body: (slowServer: PlantStoreServer) => Promise<void>,
+): Promise<void> {
   const slowServer = await startPlantStoreServer({
     port: 0,
     tokens: [TOKEN],
@@ -436,8 +461,13 @@ test('answers Authorization headers with odd bytes, huge tokens and stray whites
   for (const value of values) {
     const id = freshId();
     const bytes = Buffer.concat([
-      Buffer.from(`POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: ${value}\r\nContent-Type: application/json\r\n`, 'latin1'),
-      postBytes(`{"id":${id},"name":"a"}`, { token: null, contentType: null }).subarray(Buffer.from('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n').length),
+      Buffer.from(
+        `POST /plants HTTP/1.1\r\nHost: x\r\nAuthorization: ${value}\r\nContent-Type: application/json\r\n`,
+        'latin1',
+      ),
+      postBytes(`{"id":${id},"name":"a"}`, { token: null, contentType: null }).subarray(
+        Buffer.from('POST /plants HTTP/1.1\r\nHost: 127.0.0.1\r\n').length,
+      ),
     ]);
     const { answers } = await exchange(port, bytes);
     const parsed = expectWellFormed(answers[0]!);

@@ -18,7 +18,9 @@ interface ErrorCodeEntry {
 interface OpenApiDoc {
   readonly components: {
     readonly schemas: {
-      readonly Error: { readonly properties: { readonly error: { readonly 'x-error-codes': Record<string, ErrorCodeEntry> } } };
+      readonly Error: {
+        readonly properties: { readonly error: { readonly 'x-error-codes': Record<string, ErrorCodeEntry> } };
+      };
     };
   };
 }
@@ -96,7 +98,9 @@ export function judge(bodyText: string | null, rawIdText?: string): Verdict {
   const plant = value as { id: number; name: string; tag?: string };
   const id = exactInt64(rawIdText ?? topLevelRawId(bodyText) ?? '');
   if (id === null) return { kind: 'invalid' };
-  return plant.tag === undefined ? { kind: 'valid', id, name: plant.name } : { kind: 'valid', id, name: plant.name, tag: plant.tag };
+  return plant.tag === undefined
+    ? { kind: 'valid', id, name: plant.name }
+    : { kind: 'valid', id, name: plant.name, tag: plant.tag };
 }
 
 const token = /"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|[{}[\]:,]|true|false|null/g;
@@ -155,7 +159,10 @@ export function expectWellFormed(answer: Answer): { error?: number; message?: st
   const parsed = JSON.parse(answer.body) as Record<string, unknown>;
   if (answer.status === 200) {
     expect(plantSchema(parsed), where).toBe(true);
-    expect(Object.keys(parsed).every((k) => k === 'name' || k === 'tag'), where).toBe(true);
+    expect(
+      Object.keys(parsed).every((k) => k === 'name' || k === 'tag'),
+      where,
+    ).toBe(true);
   } else {
     expect(errorSchema(parsed), where).toBe(true);
     expect(Object.keys(parsed).sort(), where).toEqual(['error', 'message']);

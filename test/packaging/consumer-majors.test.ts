@@ -69,7 +69,9 @@ const majorOf = (version: string) => Number(version.split('.')[0]);
 beforeAll(async () => {
   const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
   if (major < 22 || (major === 22 && minor < 12)) {
-    throw new Error(`msw 3 and vitest 5 need Node 22.12 or newer, this is ${process.version}: run scripts/node-matrix.sh 22`);
+    throw new Error(
+      `msw 3 and vitest 5 need Node 22.12 or newer, this is ${process.version}: run scripts/node-matrix.sh 22`,
+    );
   }
   publishedPackages.forEach(assertBuilt);
   const tarballDir = join(work, 'tarballs');
@@ -78,15 +80,26 @@ beforeAll(async () => {
   for (const pkg of publishedPackages) tarballs.push((await pack(pkg, tarballDir)).tarball);
 
   mkdirSync(app, { recursive: true });
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'plant-store-majors', private: true, type: 'module' }, null, 2));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'plant-store-majors', private: true, type: 'module' }, null, 2),
+  );
   writeFileSync(
     join(app, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true }, include: ['*.ts'] }, null, 2),
+    JSON.stringify(
+      { compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', noEmit: true }, include: ['*.ts'] },
+      null,
+      2,
+    ),
   );
   writeFileSync(join(app, 'plants.test.ts'), TEST_FILE);
   // Without the peer range that takes msw 3, this install stops with ERESOLVE.
   await installInto(app, [...tarballs, ...Object.entries(MAJORS).map(([name, major]) => `${name}@^${major}`)], 300_000);
-  console.log(`consumer on Node ${process.versions.node}: ${Object.keys(MAJORS).map((name) => `${name} ${installed(name)}`).join(', ')}`);
+  console.log(
+    `consumer on Node ${process.versions.node}: ${Object.keys(MAJORS)
+      .map((name) => `${name} ${installed(name)}`)
+      .join(', ')}`,
+  );
 }, 360_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -100,7 +113,8 @@ it('installs msw 3, vitest 5 and TypeScript 7 beside the tarballs with every pee
 });
 
 it("type-checks the test file against the installed packages with TypeScript 7's tsc (strict, nodenext)", async () => {
-  const tsc = (args: string[]) => run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), ...args], { cwd: app, timeoutMs: 120_000 });
+  const tsc = (args: string[]) =>
+    run(process.execPath, [join(app, 'node_modules/typescript/bin/tsc'), ...args], { cwd: app, timeoutMs: 120_000 });
   expect((await tsc(['--version'])).stdout).toMatch(/^Version 7\./);
   const result = await tsc(['-p', '.', '--pretty', 'false']);
   expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -116,7 +130,11 @@ it('runs the test file with vitest 5 on msw 3: a create, a conflict and a scenar
   const output = `${result.stdout}\n${result.stderr}`;
   expect(result.status, output).toBe(0);
   const { numPassedTests, numFailedTests, numTotalTests } = JSON.parse(readFileSync(report, 'utf8'));
-  expect({ numPassedTests, numFailedTests, numTotalTests }, output).toEqual({ numPassedTests: 3, numFailedTests: 0, numTotalTests: 3 });
+  expect({ numPassedTests, numFailedTests, numTotalTests }, output).toEqual({
+    numPassedTests: 3,
+    numFailedTests: 0,
+    numTotalTests: 3,
+  });
 });
 
 it('loads @plant-store/msw with require on msw 3, which ships ES modules only', async () => {

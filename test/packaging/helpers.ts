@@ -14,7 +14,9 @@ export interface PublishedPackage {
 
 // PACKAGING_SNAPSHOT=<dir> points the tests at copies (<dir>/core/{package.json,dist}, ...) instead of
 // packages/*: for working on these tests while others rebuild the packages. `npm test` never sets it.
-const packagesRoot = process.env.PACKAGING_SNAPSHOT ? resolve(process.env.PACKAGING_SNAPSHOT) : join(repoRoot, 'packages');
+const packagesRoot = process.env.PACKAGING_SNAPSHOT
+  ? resolve(process.env.PACKAGING_SNAPSHOT)
+  : join(repoRoot, 'packages');
 
 export const publishedPackages: PublishedPackage[] = ['core', 'store-file', 'client', 'server', 'msw'].map((short) => ({
   name: `@plant-store/${short}`,

@@ -15,7 +15,10 @@ const reportsOf = async (...majors: string[]) =>
 
 /** The last line scripts/summary.mjs prints for these arguments, run in the scratch directory. */
 async function summary(...args: string[]): Promise<string> {
-  const { stdout } = await runOk(process.execPath, [join(repoRoot, 'scripts/summary.mjs'), ...args], { cwd: work, timeoutMs: 10_000 });
+  const { stdout } = await runOk(process.execPath, [join(repoRoot, 'scripts/summary.mjs'), ...args], {
+    cwd: work,
+    timeoutMs: 10_000,
+  });
   return stdout.trim().split('\n').at(-1)!;
 }
 
@@ -37,7 +40,12 @@ it('plans the MSW suites on msw 3 under Node 22 and 24 and the consumer project 
 
 it('runs every vitest.<name>.config.ts of the repository, and only configs that exist', () => {
   const runs = readFileSync(script, 'utf8').match(/^RUNS='\n([\s\S]*?)^'/m)![1]!;
-  const listed = new Set(runs.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[2]));
+  const listed = new Set(
+    runs
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(/\s+/)[2]),
+  );
   const present = readdirSync(repoRoot).filter((f) => /^vitest\.[\w-]+\.config\.ts$/.test(f));
   expect(present.filter((f) => !listed.has(f))).toEqual([]);
   expect([...listed].filter((f) => f !== 'vitest.config.ts' && !present.includes(f!))).toEqual([]);

@@ -29,7 +29,11 @@ function tarFiles(tgz: Buffer): string[] {
   for (let offset = 0; offset + 512 <= tar.length; ) {
     const header = tar.subarray(offset, offset + 512);
     if (header.every((b) => b === 0)) break;
-    const field = (start: number, length: number) => header.subarray(start, start + length).toString('utf8').replace(/\0.*$/s, '');
+    const field = (start: number, length: number) =>
+      header
+        .subarray(start, start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const name = field(0, 100);
     const prefix = field(345, 155);
     const size = parseInt(field(124, 12).trim() || '0', 8);

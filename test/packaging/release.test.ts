@@ -1,7 +1,17 @@
 // The release procedure, rehearsed in a throwaway copy of the repository: `npm run version` (changesets)
 // and `changeset publish` against a local stand-in for the registry. Nothing is published, no network
 // is used, and the repository itself is never touched.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +49,10 @@ beforeAll(async () => {
   // With no pending changeset (right after a release) the rehearsal brings its own patch changeset.
   const pending = readdirSync(join(copy, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
   if (pending.length === 0) {
-    writeFileSync(join(copy, '.changeset', 'release-rehearsal.md'), `---\n${publishedPackages.map((p) => `"${p.name}": patch`).join('\n')}\n---\n\nRelease rehearsal.\n`);
+    writeFileSync(
+      join(copy, '.changeset', 'release-rehearsal.md'),
+      `---\n${publishedPackages.map((p) => `"${p.name}": patch`).join('\n')}\n---\n\nRelease rehearsal.\n`,
+    );
   }
   await git('init', '-q');
   await git('add', '-A');
@@ -64,7 +77,10 @@ describe('the release procedure', () => {
     expect(versions.size, 'the fixed group keeps one version').toBe(1);
     const [version] = versions;
     expect(version).not.toBe(before.core.version);
-    if (before.core.version === '0.0.0' && readdirSync(join(repoRoot, '.changeset')).some((f) => f.startsWith('initial-release'))) {
+    if (
+      before.core.version === '0.0.0' &&
+      readdirSync(join(repoRoot, '.changeset')).some((f) => f.startsWith('initial-release'))
+    ) {
       expect(version).toBe('1.0.0');
     }
 
@@ -75,7 +91,8 @@ describe('the release procedure', () => {
       // Internal dependencies follow the release: a range that the new version satisfies.
       for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
         for (const [dep, range] of Object.entries<string>(after[short][field] ?? {})) {
-          if (dep.startsWith('@plant-store/')) expect([`^${version}`, version], `${short} ${field} ${dep}`).toContain(range);
+          if (dep.startsWith('@plant-store/'))
+            expect([`^${version}`, version], `${short} ${field} ${dep}`).toContain(range);
         }
       }
     }
@@ -110,7 +127,15 @@ describe('the release procedure', () => {
       expect(p.version).toBe(version);
       expect(p.distTags).toEqual({ latest: version });
       expect(p.access).toBe('public');
-      expect(p.files).toEqual(expect.arrayContaining(['package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']));
+      expect(p.files).toEqual(
+        expect.arrayContaining([
+          'package.json',
+          'dist/index.js',
+          'dist/index.cjs',
+          'dist/index.d.ts',
+          'dist/index.d.cts',
+        ]),
+      );
     }
     expect(byName['@plant-store/server']!.manifest.dependencies['@plant-store/core']).toBe(`^${version}`);
     expect(byName['@plant-store/msw']!.manifest.dependencies['@plant-store/core']).toBe(`^${version}`);

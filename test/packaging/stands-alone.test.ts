@@ -10,7 +10,12 @@ import { assertBuilt, pack, publishedPackages, repoRoot } from './helpers.js';
 
 // Written in pieces so that this file does not match itself.
 const outside = new RegExp(
-  [String.raw`\.\./shared`, ['DECISIONS', 'md'].join(String.raw`\.`), ['plant-store-service', 'md'].join(String.raw`\.`), ['', 'work', ''].join('/')].join('|'),
+  [
+    String.raw`\.\./shared`,
+    ['DECISIONS', 'md'].join(String.raw`\.`),
+    ['plant-store-service', 'md'].join(String.raw`\.`),
+    ['', 'work', ''].join('/'),
+  ].join('|'),
 );
 /** Repository paths a shipped file could cite, unless they are part of an absolute URL. */
 const repositoryPath = new RegExp(
@@ -28,7 +33,10 @@ function hits(text: string, pattern: RegExp): string[] {
 
 describe('the repository', () => {
   it('reads and cites no file outside itself, in any tracked or new file', () => {
-    const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' })
+    const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((path) => path !== '' && textFile(path));
     const found: string[] = [];

@@ -67,7 +67,9 @@ describe('the published files', () => {
     const { files } = packs.get(name)!;
     const paths = files.map((f) => f.path);
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
-    expect(paths.filter((p) => /(^|\/)(src|test|tests|__tests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /(^|\/)(src|test|tests|__tests__)\/|\.(test|spec)(-d)?\.[cm]?[jt]sx?$/.test(p))).toEqual(
+      [],
+    );
     expect(paths.filter((p) => p.endsWith('.tsbuildinfo'))).toEqual([]);
   });
 
@@ -95,7 +97,8 @@ describe('the published files', () => {
 
   it('prints the tarball sizes', () => {
     const rows = [...packs.values()].map(
-      (p) => `  ${p.name.padEnd(22)} ${kib(p.size).padStart(10)} packed ${kib(p.unpackedSize).padStart(10)} unpacked ${String(p.files.length).padStart(3)} files`,
+      (p) =>
+        `  ${p.name.padEnd(22)} ${kib(p.size).padStart(10)} packed ${kib(p.unpackedSize).padStart(10)} unpacked ${String(p.files.length).padStart(3)} files`,
     );
     console.log(`tarballs:\n${rows.join('\n')}`);
     for (const p of packs.values()) expect(p.size).toBeGreaterThan(0);
@@ -118,12 +121,20 @@ describe('loading the installed packages', () => {
   it.each(publishedPackages)('$name loads with import and with require, with the same exports', async ({ name }) => {
     const esm = await runOk(
       process.execPath,
-      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(name)}); console.log(JSON.stringify(Object.keys(m).sort()))`],
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(name)}); console.log(JSON.stringify(Object.keys(m).sort()))`,
+      ],
       { cwd: app, timeoutMs: 30_000 },
     );
     const cjs = await runOk(
       process.execPath,
-      ['--input-type=commonjs', '-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`],
+      [
+        '--input-type=commonjs',
+        '-e',
+        `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(name)})).sort()))`,
+      ],
       { cwd: app, timeoutMs: 30_000 },
     );
     const esmNames = JSON.parse(esm.stdout);
@@ -131,7 +142,7 @@ describe('loading the installed packages', () => {
     expect(JSON.parse(cjs.stdout)).toEqual(esmNames);
   });
 
-  it('an error thrown by either copy of the client (ESM, CJS) is recognised by the other copy\'s guards', async () => {
+  it("an error thrown by either copy of the client (ESM, CJS) is recognised by the other copy's guards", async () => {
     write(
       'dual.mjs',
       `
@@ -243,7 +254,7 @@ export const first = mocks.handlers[0];
     });
 
   it.each(Object.keys(modes) as (keyof typeof modes)[])(
-    'compiles correct calls with %s resolution against every package\'s types',
+    "compiles correct calls with %s resolution against every package's types",
     async (mode) => {
       const dir = `ts-${mode}`;
       const ext = modes[mode].ext;
@@ -256,7 +267,11 @@ export const first = mocks.handlers[0];
         const cjsMsw = write(`${dir}-cjs-msw/msw.cts`, mswCall);
         write(
           `${dir}-cjs-msw/tsconfig.json`,
-          JSON.stringify({ compilerOptions: { ...compilerOptions(mode), skipLibCheck: true }, files: [cjsMsw] }, null, 2),
+          JSON.stringify(
+            { compilerOptions: { ...compilerOptions(mode), skipLibCheck: true }, files: [cjsMsw] },
+            null,
+            2,
+          ),
         );
         const cjs = await tsc(join(app, `${dir}-cjs-msw`));
         expect(cjs.stdout + cjs.stderr).toBe('');
@@ -274,7 +289,9 @@ export const first = mocks.handlers[0];
     'rejects a string id and a missing name with %s resolution',
     async (mode) => {
       const dir = `ts-${mode}-bad`;
-      const files = Object.entries(badCalls).map(([name, source]) => write(`${dir}/${name}.${modes[mode].ext}`, source));
+      const files = Object.entries(badCalls).map(([name, source]) =>
+        write(`${dir}/${name}.${modes[mode].ext}`, source),
+      );
       write(`${dir}/tsconfig.json`, JSON.stringify({ compilerOptions: compilerOptions(mode), files }, null, 2));
       const result = await tsc(join(app, dir));
       expect(result.status).not.toBe(0);
@@ -291,7 +308,7 @@ export const first = mocks.handlers[0];
   );
 });
 
-describe('the server\'s CLI', () => {
+describe("the server's CLI", () => {
   let server: ChildProcess | undefined;
   afterAll(() => {
     if (server && server.exitCode === null) server.kill('SIGKILL');
@@ -409,7 +426,16 @@ main().catch((error: unknown) => {
     });
     await runOk(
       process.execPath,
-      [join(app, 'node_modules/vite/bin/vite.js'), 'build', web, '--outDir', join(web, 'dist'), '--emptyOutDir', '--logLevel', 'warn'],
+      [
+        join(app, 'node_modules/vite/bin/vite.js'),
+        'build',
+        web,
+        '--outDir',
+        join(web, 'dist'),
+        '--emptyOutDir',
+        '--logLevel',
+        'warn',
+      ],
       { cwd: app, timeoutMs: 120_000 },
     );
     const dist = join(web, 'dist');
@@ -419,7 +445,7 @@ main().catch((error: unknown) => {
     staticServer = createServer((req, res) => {
       const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
       const file = join(dist, path === '/' ? 'index.html' : path);
-      if (!file.startsWith(dist) || !existsSync(file) || path.endsWith('/') && path !== '/') {
+      if (!file.startsWith(dist) || !existsSync(file) || (path.endsWith('/') && path !== '/')) {
         res.writeHead(404).end();
         return;
       }

@@ -28,7 +28,11 @@ const SUPERVISE = fileURLToPath(new URL('./supervise.mjs', import.meta.url));
  * `listening on http://…`. Rejects, with what it printed, when it exits or stays silent first, and
  * leaves nothing running then.
  */
-export function startRuntime(command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<RuntimeProcess> {
+export function startRuntime(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<RuntimeProcess> {
   // stdin stays open: supervise.mjs stops the runtime when it closes.
   const child = spawn(process.execPath, [SUPERVISE, command, ...args], {
     cwd: ROOT,

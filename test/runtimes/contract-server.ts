@@ -7,5 +7,8 @@ const listening = (url: string) => console.log(`Plant Store contract host listen
 if (typeof Bun !== 'undefined') {
   listening(Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: host.fetch }).url.href);
 } else {
-  Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: (at) => listening(`http://${at.hostname}:${at.port}/`) }, host.fetch);
+  Deno.serve(
+    { hostname: '127.0.0.1', port: 0, onListen: (at) => listening(`http://${at.hostname}:${at.port}/`) },
+    host.fetch,
+  );
 }

@@ -12,6 +12,10 @@ const env = { DENO_NO_UPDATE_CHECK: '1' };
 testRuntime({
   transport: 'deno',
   startExample: (token) =>
-    startRuntime(deno, [...run, '--allow-env=PLANT_STORE_TOKEN,PORT', 'test/runtimes/deno-server.ts'], { ...env, PLANT_STORE_TOKEN: token, PORT: '0' }),
+    startRuntime(deno, [...run, '--allow-env=PLANT_STORE_TOKEN,PORT', 'test/runtimes/deno-server.ts'], {
+      ...env,
+      PLANT_STORE_TOKEN: token,
+      PORT: '0',
+    }),
   startContractHost: () => startRuntime(deno, [...run, 'test/runtimes/contract-server.ts'], env),
 });

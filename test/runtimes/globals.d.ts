@@ -4,11 +4,9 @@
 declare const Bun: {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdin: { stream(): ReadableStream<Uint8Array> };
-  serve(options: {
-    hostname: string;
-    port: number;
-    fetch(request: Request): Response | Promise<Response>;
-  }): { readonly url: URL };
+  serve(options: { hostname: string; port: number; fetch(request: Request): Response | Promise<Response> }): {
+    readonly url: URL;
+  };
 };
 
 declare namespace Deno {

@@ -42,20 +42,28 @@ export function testRuntime({ transport, startExample, startContractHost }: Runt
     await expect(createPlant(TOKEN, plant, { baseUrl })).resolves.toEqual({ name: 'Fern', tag: 'shade' });
     await expect(createPlant(TOKEN, plant, { baseUrl })).resolves.toEqual({ name: 'Fern', tag: 'shade' });
     // A double would make this the same id as the plant above, and a conflict.
-    await expect(createPlant(TOKEN, { id: 9007199254740992n, name: 'Moss' }, { baseUrl })).resolves.toEqual({ name: 'Moss' });
+    await expect(createPlant(TOKEN, { id: 9007199254740992n, name: 'Moss' }, { baseUrl })).resolves.toEqual({
+      name: 'Moss',
+    });
   });
 
   it(`rejects a conflicting create through the client with a PlantStoreApiError carrying 40003 and the request id (${transport})`, async () => {
     const baseUrl = started(example).url;
     await createPlant(TOKEN, { id: 9007199254740995n, name: 'Oak' }, { baseUrl });
-    const error = await createPlant(TOKEN, { id: 9007199254740995n, name: 'Elm' }, { baseUrl, requestId: 'conflict-1' }).catch((e: unknown) => e);
+    const error = await createPlant(
+      TOKEN,
+      { id: 9007199254740995n, name: 'Elm' },
+      { baseUrl, requestId: 'conflict-1' },
+    ).catch((e: unknown) => e);
     expect(PlantStoreApiError.is(error)).toBe(true);
     expect(error).toMatchObject({ status: 400, code: ErrorCode.ID_CONFLICT, requestId: 'conflict-1' });
   });
 
   it(`rejects a wrong token through the client with 401 and code 40102 (${transport})`, async () => {
     const baseUrl = started(example).url;
-    const error = await createPlant('not-the-token', { id: 1, name: 'a' }, { baseUrl, retries: 0 }).catch((e: unknown) => e);
+    const error = await createPlant('not-the-token', { id: 1, name: 'a' }, { baseUrl, retries: 0 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ status: 401, code: ErrorCode.INVALID_TOKEN });
   });
 

@@ -24,7 +24,10 @@ function documentedCodes(section: string): DocumentedCode[] {
   const end = text.indexOf(`<!-- /section:${section} -->`);
   expect(start, `docs/service.md has the ${section} section`).toBeGreaterThanOrEqual(0);
   expect(end, `docs/service.md closes the ${section} section`).toBeGreaterThan(start);
-  const rows = text.slice(start, end).split('\n').filter((line) => /^\|\s*\d/.test(line));
+  const rows = text
+    .slice(start, end)
+    .split('\n')
+    .filter((line) => /^\|\s*\d/.test(line));
   return rows.map((row) => {
     const m = /^\|\s*(\d{3})\s*\|\s*(\d{5})\s*\|\s*`ErrorCode\.([A-Z_]+)`\s*\|/.exec(row);
     expect(m, `a row of the ${section} table: ${row}`).not.toBeNull();
@@ -57,14 +60,14 @@ describe('openapi.yaml', () => {
   });
 
   it('describes the spec resources exactly: Plant, NewPlant with a required int64 id, Error', () => {
-    const { Plant, NewPlant, Error } = spec.components.schemas;
+    const { Plant, NewPlant, Error: ErrorSchema } = spec.components.schemas;
     expect(Plant.required).toEqual(['name']);
     expect(Object.keys(Plant.properties)).toEqual(['name', 'tag']);
     expect(NewPlant.allOf[0]).toEqual({ $ref: '#/components/schemas/Plant' });
     expect(NewPlant.allOf[1].required).toEqual(['id']);
     expect(NewPlant.allOf[1].properties.id).toMatchObject({ type: 'integer', format: 'int64' });
-    expect(Error.required).toEqual(['error', 'message']);
-    expect(Error.properties.error).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(ErrorSchema.required).toEqual(['error', 'message']);
+    expect(ErrorSchema.properties.error).toMatchObject({ type: 'integer', format: 'int32' });
   });
 
   it('lists every error code of docs/service.md with its status and name, and beyond them only transport-level codes', () => {
@@ -74,10 +77,18 @@ describe('openapi.yaml', () => {
       ([name, c]: [string, any]) => ({ status: c.status, code: c.code, name, transport: c.transport === true }),
     );
     const pick = ({ status, code, name }: DocumentedCode) => ({ status, code, name });
-    expect(codes.filter((c) => !c.transport).map(pick).sort(byCode)).toEqual(service.sort(byCode));
+    expect(
+      codes
+        .filter((c) => !c.transport)
+        .map(pick)
+        .sort(byCode),
+    ).toEqual(service.sort(byCode));
     // The server's HTTP layer answers these where the core never sees a request (slow clients,
     // oversized headers); each still needs its own documented response, and the page lists them apart.
-    const transport = codes.filter((c) => c.transport).map(pick).sort(byCode);
+    const transport = codes
+      .filter((c) => c.transport)
+      .map(pick)
+      .sort(byCode);
     expect(transport.map((c) => c.code)).toEqual([40801, 43101]);
     expect(transport).toEqual(documentedCodes('transport-errors').sort(byCode));
     for (const c of codes) expect(String(c.code).slice(0, 3), `code ${c.code}`).toBe(String(c.status));

@@ -43,7 +43,11 @@ it('parses pipelined answers framed by Content-Length, joining a repeated header
 
 it('joins a chunked body that arrives in pieces, trailer included, and decodes it as UTF-8', async () => {
   const port = await canned((socket) => {
-    const parts = [answer(200, ['Transfer-Encoding: chunked']) + '3\r\nab', 'c\r\n2;ext=1\r\n\u00e9', '\r\n0\r\nX-T: 1\r\n\r\n'];
+    const parts = [
+      answer(200, ['Transfer-Encoding: chunked']) + '3\r\nab',
+      'c\r\n2;ext=1\r\n\u00e9',
+      '\r\n0\r\nX-T: 1\r\n\r\n',
+    ];
     const send = () => {
       const part = parts.shift();
       if (part !== undefined) socket.write(Buffer.from(part, 'utf8'), () => setTimeout(send, 20));

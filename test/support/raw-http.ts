@@ -249,7 +249,12 @@ async function exchangeWhile(
   try {
     await connection.write(data);
     await wait(connection);
-    return { answers: connection.answers(), closed: connection.closed, received: connection.received, text: connection.text };
+    return {
+      answers: connection.answers(),
+      closed: connection.closed,
+      received: connection.received,
+      text: connection.text,
+    };
   } finally {
     connection.destroy();
   }

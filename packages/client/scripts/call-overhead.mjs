@@ -38,7 +38,10 @@ const kinds = {
   createPlant: () => createPlant(token, plant, { baseUrl }),
   'client.createPlant': () => client.createPlant(token, plant),
   async 'openapi-fetch alone'() {
-    const { data, error } = await openapi.POST('/plants', { body: plant, headers: { authorization: `Bearer ${token}` } });
+    const { data, error } = await openapi.POST('/plants', {
+      body: plant,
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (error) throw new Error('failed');
     return data;
   },

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { PlantStoreApiError, PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
+import { PlantStoreApiError, type PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
 import { newPlantBody } from './internal/new-plant-body.js';
@@ -82,13 +82,7 @@ async function send(
 ): Promise<Plant> {
   if (typeof token !== 'string' || !token) throw new TypeError('token must be a non-empty string');
   const body = newPlantBody(newPlant);
-  const {
-    signal,
-    requestId,
-    baseUrl = s.baseUrl,
-    fetch = s.fetch,
-    retries = s.retries,
-  } = options;
+  const { signal, requestId, baseUrl = s.baseUrl, fetch = s.fetch, retries = s.retries } = options;
   // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
   const ms = options.timeout ?? s.timeout ?? 0;
   // Merged only when the call brings headers of its own: most calls bring none.
@@ -121,6 +115,7 @@ async function send(
     let what = '';
     let failure!: PlantStoreError;
     let retryAfter: string | null = null;
+    // biome-ignore lint/suspicious/noImplicitAnyLet: typed by the POST call it is assigned from, inside the try
     let answer;
     try {
       answer = await openapi.POST('/plants', {
@@ -143,7 +138,9 @@ async function send(
       if (!what) throw cause;
       if (signal?.aborted) throw signal.reason;
       // Not the caller's abort, so an abort can only be the timer's.
-      failure = controller?.signal.aborted ? new PlantStoreTimeoutError(what, ms) : new PlantStoreNetworkError(what, cause);
+      failure = controller?.signal.aborted
+        ? new PlantStoreTimeoutError(what, ms)
+        : new PlantStoreNetworkError(what, cause);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);
@@ -155,7 +152,12 @@ async function send(
         if (plant) return plant;
         throw new PlantStoreApiError(what, response, undefined, 'the answer is not a Plant');
       }
-      failure = new PlantStoreApiError(what, response, error, `no Error body in the answer (${response.headers.get('content-type')})`);
+      failure = new PlantStoreApiError(
+        what,
+        response,
+        error,
+        `no Error body in the answer (${response.headers.get('content-type')})`,
+      );
       // Rate limited or a server fault: worth another go, and safe, since the same create is a replay.
       if (response.status !== 429 && response.status < 500) throw failure;
       retryAfter = response.headers.get('retry-after');

@@ -57,7 +57,8 @@ export class PlantStoreApiError extends PlantStoreError {
         : undefined;
     super(`${request} failed with ${response.status}: ${errorBody ? errorBody.message : problem}`);
     this.status = response.status;
-    this.code = errorBody && errorCodes.includes(errorBody.error as ErrorCode) ? (errorBody.error as ErrorCode) : undefined;
+    this.code =
+      errorBody && errorCodes.includes(errorBody.error as ErrorCode) ? (errorBody.error as ErrorCode) : undefined;
     this.requestId = response.headers.get('x-request-id') ?? undefined;
     this.body = errorBody;
     this.response = response;

@@ -185,24 +185,27 @@ describe('errors', () => {
     [500, ErrorCode.INTERNAL_ERROR],
   ] as const;
 
-  it.each(cases)('maps a %i answer with code %i to a PlantStoreApiError carrying status, code, request id and body', async (status, code) => {
-    const answer = errorAnswer(status, code, 'id must be an integer', { 'x-request-id': 'abc-123' });
-    const { fetch } = fakeFetch(answer);
+  it.each(cases)(
+    'maps a %i answer with code %i to a PlantStoreApiError carrying status, code, request id and body',
+    async (status, code) => {
+      const answer = errorAnswer(status, code, 'id must be an integer', { 'x-request-id': 'abc-123' });
+      const { fetch } = fakeFetch(answer);
 
-    const error = await createPlant(token, fern, { fetch, retries: 0 }).catch((e: unknown) => e);
+      const error = await createPlant(token, fern, { fetch, retries: 0 }).catch((e: unknown) => e);
 
-    expect(PlantStoreApiError.is(error)).toBe(true);
-    expect(error).toBeInstanceOf(PlantStoreApiError);
-    expect(error).toBeInstanceOf(PlantStoreError);
-    const apiError = error as PlantStoreApiError;
-    expect(apiError.name).toBe('PlantStoreApiError');
-    expect(apiError.status).toBe(status);
-    expect(apiError.code).toBe(code);
-    expect(apiError.requestId).toBe('abc-123');
-    expect(apiError.body).toEqual({ error: code, message: 'id must be an integer' });
-    expect(apiError.response.status).toBe(status);
-    expect(apiError.message).toBe(`POST http://127.0.0.1:4010/plants failed with ${status}: id must be an integer`);
-  });
+      expect(PlantStoreApiError.is(error)).toBe(true);
+      expect(error).toBeInstanceOf(PlantStoreApiError);
+      expect(error).toBeInstanceOf(PlantStoreError);
+      const apiError = error as PlantStoreApiError;
+      expect(apiError.name).toBe('PlantStoreApiError');
+      expect(apiError.status).toBe(status);
+      expect(apiError.code).toBe(code);
+      expect(apiError.requestId).toBe('abc-123');
+      expect(apiError.body).toEqual({ error: code, message: 'id must be an integer' });
+      expect(apiError.response.status).toBe(status);
+      expect(apiError.message).toBe(`POST http://127.0.0.1:4010/plants failed with ${status}: id must be an integer`);
+    },
+  );
 
   it('leaves code undefined for an error value this client does not know, and keeps the body', async () => {
     const { fetch } = fakeFetch(errorAnswer(400, 49999, 'something new'));
@@ -218,14 +221,18 @@ describe('errors', () => {
     const html = new Response('<h1>Bad Gateway</h1>', { status: 502, headers: { 'content-type': 'text/html' } });
     const { fetch } = fakeFetch(html);
 
-    const error = (await createPlant(token, fern, { fetch, retries: 0 }).catch((e: unknown) => e)) as PlantStoreApiError;
+    const error = (await createPlant(token, fern, { fetch, retries: 0 }).catch(
+      (e: unknown) => e,
+    )) as PlantStoreApiError;
 
     expect(PlantStoreApiError.is(error)).toBe(true);
     expect(error.status).toBe(502);
     expect(error.code).toBeUndefined();
     expect(error.body).toBeUndefined();
     expect(error.requestId).toBeUndefined();
-    expect(error.message).toBe('POST http://127.0.0.1:4010/plants failed with 502: no Error body in the answer (text/html)');
+    expect(error.message).toBe(
+      'POST http://127.0.0.1:4010/plants failed with 502: no Error body in the answer (text/html)',
+    );
   });
 
   it('still gives a PlantStoreApiError for JSON that is not an Error body', async () => {

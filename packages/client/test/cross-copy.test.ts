@@ -35,7 +35,15 @@ it.each([
   ['CJS', 'ESM'],
   ['CJS', 'source'],
 ] as const)('recognises errors of the %s copy with the guards of the %s copy', (from, by) => {
-  const copies = { get ESM() { return esm; }, get CJS() { return cjs; }, source };
+  const copies = {
+    get ESM() {
+      return esm;
+    },
+    get CJS() {
+      return cjs;
+    },
+    source,
+  };
   const errors = errorsOf(copies[from]);
   const guards = copies[by];
 

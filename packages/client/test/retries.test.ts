@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { PlantStoreApiError, PlantStoreNetworkError, PlantStoreTimeoutError, createPlant, createPlantStoreClient } from '../src/index.js';
+import {
+  PlantStoreApiError,
+  PlantStoreNetworkError,
+  PlantStoreTimeoutError,
+  createPlant,
+  createPlantStoreClient,
+} from '../src/index.js';
 import { clock, retryDelay } from '../src/internal/retry.js';
 import { errorAnswer, fakeFetch, hangingFetch, json } from './fake-fetch.js';
 
@@ -49,7 +55,10 @@ it('retries 5xx answers and gives the last one as a PlantStoreApiError', async (
 });
 
 it('honours Retry-After in seconds on a 429', async () => {
-  const { fetch } = fakeFetch(errorAnswer(429, 42901, 'slow down', { 'retry-after': '3' }), json(200, { name: 'Fern' }));
+  const { fetch } = fakeFetch(
+    errorAnswer(429, 42901, 'slow down', { 'retry-after': '3' }),
+    json(200, { name: 'Fern' }),
+  );
 
   await createPlant(token, fern, { fetch });
 
@@ -153,7 +162,9 @@ it('takes a timeout over 2^31-1 ms (more than a timer can hold) as none', async 
   });
 
   await expect(createPlant(token, fern, { fetch, timeout: 2 ** 31, retries: 0 })).resolves.toEqual({ name: 'Fern' });
-  await expect(createPlant(token, fern, { fetch, timeout: 2 ** 31 - 1, retries: 0 })).resolves.toEqual({ name: 'Fern' });
+  await expect(createPlant(token, fern, { fetch, timeout: 2 ** 31 - 1, retries: 0 })).resolves.toEqual({
+    name: 'Fern',
+  });
 
   expect(signals[0]).toBeUndefined();
   expect(signals[1]).toBeInstanceOf(AbortSignal);
@@ -175,7 +186,9 @@ it.each([
   });
   const t = timeout as number;
 
-  await expect(createPlantStoreClient({ fetch, timeout: t, retries: 0 }).createPlant(token, fern)).resolves.toEqual({ name: 'Fern' });
+  await expect(createPlantStoreClient({ fetch, timeout: t, retries: 0 }).createPlant(token, fern)).resolves.toEqual({
+    name: 'Fern',
+  });
   await expect(createPlant(token, fern, { fetch, timeout: t, retries: 0 })).resolves.toEqual({ name: 'Fern' });
 
   expect(signals).toEqual([undefined, undefined]);

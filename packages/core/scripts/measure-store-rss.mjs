@@ -12,10 +12,17 @@ const before = process.memoryUsage();
 for (let i = 0; i < 1_000_000; i++) {
   const id = base + BigInt(i);
   const body = enc.encode(`{"id":${id},"name":"Plant number ${i}"${tag ? `,"tag":"tag-${i % 100}"` : ''}}`);
-  const r = await app.handle({ method: 'POST', path: '/plants', header: (n) => headers[n] ?? null, readBody: async () => body });
+  const r = await app.handle({
+    method: 'POST',
+    path: '/plants',
+    header: (n) => headers[n] ?? null,
+    readBody: async () => body,
+  });
   if (r.status !== 200) throw new Error(r.body);
 }
 globalThis.gc?.();
 const after = process.memoryUsage();
 const mb = (x) => (x / 1048576).toFixed(1);
-console.log(`tag=${tag} ids=${base ? '>2^53 (bigint keys)' : 'small'} size=${await app.store.size()} rss ${mb(before.rss)} -> ${mb(after.rss)} MB, heapUsed ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB heapTotal ${mb(after.heapTotal)} ext ${mb(after.external)} ab ${mb(after.arrayBuffers)}`);
+console.log(
+  `tag=${tag} ids=${base ? '>2^53 (bigint keys)' : 'small'} size=${await app.store.size()} rss ${mb(before.rss)} -> ${mb(after.rss)} MB, heapUsed ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB heapTotal ${mb(after.heapTotal)} ext ${mb(after.external)} ab ${mb(after.arrayBuffers)}`,
+);

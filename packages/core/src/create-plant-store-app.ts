@@ -9,7 +9,14 @@ import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
 import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
-import { CHALLENGE_INVALID, CHALLENGE_MISSING, errorBody, fixedBodies, JSON_TYPE, plantBody } from './internal/responses.js';
+import {
+  CHALLENGE_INVALID,
+  CHALLENGE_MISSING,
+  errorBody,
+  fixedBodies,
+  JSON_TYPE,
+  plantBody,
+} from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
 /** The largest accepted request body by default, in bytes: 1 MiB (the service's rules, server defaults). */
@@ -33,8 +40,11 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
  * }));
  * await res.json(); // { name: 'Fern' }
  */
-export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options: PlantStoreAppOptions<S>): PlantStoreApp<S> {
-  if (options === null || typeof options !== 'object') throw new TypeError('options are required (at least { tokens })');
+export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
+  options: PlantStoreAppOptions<S>,
+): PlantStoreApp<S> {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError('options are required (at least { tokens })');
   const checkBearer = createBearerCheck(options.tokens);
   const isCredential = createCredentialCheck(options.tokens);
   // Without a store option S is its default, MemoryStore: the cast is what that default means.
@@ -46,11 +56,14 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
   const cors = options.cors;
   const originAllowed = cors === undefined ? undefined : createOriginCheck(cors);
   const maxAgeSeconds = cors?.maxAge ?? DEFAULT_CORS_MAX_AGE;
-  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0) throw new TypeError('cors.maxAge must be a whole number of seconds, 0 or more');
+  if (!Number.isSafeInteger(maxAgeSeconds) || maxAgeSeconds < 0)
+    throw new TypeError('cors.maxAge must be a whole number of seconds, 0 or more');
   const maxAge = String(maxAgeSeconds);
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
   const bodies = fixedBodies(plantsPath, limit);
-  const plantErrorBodies = new Map(Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]));
+  const plantErrorBodies = new Map(
+    Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]),
+  );
   // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (the service's rules, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -99,7 +112,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
       // A client that sends its own token as its request id must not get it echoed or logged
       // (the service's rules: no token in a response or a log). Compared only when the caller's id is kept,
       // so requests without one pay nothing.
-      if (requestId === sentId && isCredential(requestId, request.header('authorization'))) requestId = generateRequestId();
+      if (requestId === sentId && isCredential(requestId, request.header('authorization')))
+        requestId = generateRequestId();
       if (originAllowed !== undefined) {
         const o = request.header('origin');
         if (o !== null && originAllowed(o)) origin = o;
@@ -123,7 +137,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
       }
       if (!isJsonMediaType(request.header('content-type'))) return fail(415, bodies.mediaType, requestId, origin);
       // A declared length over the limit is refused before a byte is read (no buffering an attacker's upload).
-      if (declaredLength(request.header('content-length')) > limit) return fail(413, bodies.tooLarge, requestId, origin);
+      if (declaredLength(request.header('content-length')) > limit)
+        return fail(413, bodies.tooLarge, requestId, origin);
       const bytes = await request.readBody(limit);
       if (bytes === null) return fail(413, bodies.tooLarge, requestId, origin);
       if (bytes.byteLength === 0) return fail(400, bodies.emptyBody, requestId, origin);
@@ -150,7 +165,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(options:
       if (!result.created) {
         stored = result.existing;
         // Idempotency by id: the same name and tag (absent and absent, or equal) replays the 200.
-        if (stored.name !== plant.name || stored.tag !== plant.tag) return fail(400, bodies.conflict, requestId, origin);
+        if (stored.name !== plant.name || stored.tag !== plant.tag)
+          return fail(400, bodies.conflict, requestId, origin);
       }
       return { status: 200, headers: jsonHeaders(requestId, origin), body: plantBody(stored.name, stored.tag) };
     } catch (error) {

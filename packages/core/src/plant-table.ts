@@ -35,7 +35,11 @@ export class PlantTable {
    * (nothing changes). Throws a RangeError, adding nothing, for an id outside int64 or a number id
    * that is not a safe integer. The id may be a safe integer number, which spares a BigInt per plant.
    */
-  add(plant: { readonly id: bigint | number; readonly name: string; readonly tag?: string | undefined }): StoredPlant | undefined {
+  add(plant: {
+    readonly id: bigint | number;
+    readonly name: string;
+    readonly tag?: string | undefined;
+  }): StoredPlant | undefined {
     const position = this.#ids.size;
     const taken = this.#ids.add(plant.id);
     // A taken id is the replay and conflict path: answered without encoding the entry it does not keep.

@@ -10,9 +10,7 @@ export interface StoredPlant {
 }
 
 /** What {@link PlantStore.insert} found: the plant is new and now stored, or the id was taken. */
-export type InsertResult =
-  | { readonly created: true }
-  | { readonly created: false; readonly existing: StoredPlant };
+export type InsertResult = { readonly created: true } | { readonly created: false; readonly existing: StoredPlant };
 
 /**
  * What the service needs of the place plants live: the insert it calls on every create, a health
@@ -58,7 +56,9 @@ export function toStoredPlant(plant: unknown): StoredPlant {
   let id = (plant as Record<string, unknown>).id;
   if (typeof id === 'number' && Number.isSafeInteger(id)) id = BigInt(id);
   if (typeof id !== 'bigint') {
-    throw new TypeError(`plant id must be a bigint or a safe integer number; got ${typeof id === 'number' ? id : typeOf(id)}`);
+    throw new TypeError(
+      `plant id must be a bigint or a safe integer number; got ${typeof id === 'number' ? id : typeOf(id)}`,
+    );
   }
   // 2^64 and 0 share their low 64 bits: an id outside int64 would be stored under another one.
   if (BigInt.asIntN(64, id) !== id) throw new RangeError(`plant id ${id} is outside the int64 range`);

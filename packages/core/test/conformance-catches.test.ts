@@ -1,13 +1,25 @@
 // The conformance suite must fail a store that breaks a rule: each broken store here breaks one, and
 // the suite is run on it with a runner that records which of its tests fail.
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError, toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '../src/index.js';
+import {
+  StoreUnavailableError,
+  toStoredPlant,
+  type InsertResult,
+  type PlantStore,
+  type StoredPlant,
+} from '../src/index.js';
 import { testPlantStore, type PlantStoreTestOptions } from '../src/testing.js';
 
 /** Runs the suite on `create` and resolves to the names of the tests that failed. */
-async function failuresOf(create: PlantStoreTestOptions['create'], more: Partial<PlantStoreTestOptions> = {}): Promise<string[]> {
+async function failuresOf(
+  create: PlantStoreTestOptions['create'],
+  more: Partial<PlantStoreTestOptions> = {},
+): Promise<string[]> {
   const tests: Array<{ name: string; body: () => Promise<void> }> = [];
-  testPlantStore({ describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }) }, { name: 'broken', create, numRuns: 30, ...more });
+  testPlantStore(
+    { describe: (_name, body) => body(), it: (name, body) => tests.push({ name, body }) },
+    { name: 'broken', create, numRuns: 30, ...more },
+  );
   const failed: string[] = [];
   for (const test of tests) await test.body().catch(() => failed.push(test.name));
   return failed;
@@ -61,7 +73,9 @@ const AWAY = 'rejects with StoreUnavailableError while its backend is away, then
 
 describe('the conformance suite', () => {
   it('passes a store that throws StoreUnavailableError while its backend is away', async () => {
-    const failed = await failuresOf(() => flakyStore(() => new StoreUnavailableError('down')), { makeUnavailable: takeAway });
+    const failed = await failuresOf(() => flakyStore(() => new StoreUnavailableError('down')), {
+      makeUnavailable: takeAway,
+    });
     expect(failed).toEqual([]);
   });
 
@@ -81,13 +95,17 @@ describe('the conformance suite', () => {
 
   it('fails a store that overwrites a taken id', async () => {
     const failed = await failuresOf(() => mapStore({ overwrite: true }));
-    expect(failed).toContain('never overwrites: another plant under a taken id answers the one stored first, which stays');
+    expect(failed).toContain(
+      'never overwrites: another plant under a taken id answers the one stored first, which stays',
+    );
   });
 
   it('fails a store that loses U+0000 or lone surrogates on the way through UTF-8', async () => {
     const utf8 = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text)).replaceAll('\u0000', '');
     const failed = await failuresOf(() => mapStore({ keep: (p) => ({ ...p, name: utf8(p.name) }) }));
-    expect(failed).toContain('keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters');
+    expect(failed).toContain(
+      'keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters',
+    );
   });
 
   it('fails a store that keeps an empty tag as no tag', async () => {
@@ -97,12 +115,16 @@ describe('the conformance suite', () => {
 
   it('fails a store that lets an await fall between its check and its set', async () => {
     const failed = await failuresOf(() => mapStore({ yieldBeforeSet: true }));
-    expect(failed).toContain('lets exactly one of 20 concurrent creates of one new id win; the others answer the winner');
+    expect(failed).toContain(
+      'lets exactly one of 20 concurrent creates of one new id win; the others answer the winner',
+    );
     expect(failed).toContain('gives each id of a concurrent burst one winner, answered to all its losers (property)');
   });
 
   it('fails a store that stores what is not a plant (an id outside int64 wrapped into it)', async () => {
-    const failed = await failuresOf(() => mapStore({ check: (p) => ({ ...(p as StoredPlant), id: BigInt.asIntN(64, (p as StoredPlant).id) }) }));
+    const failed = await failuresOf(() =>
+      mapStore({ check: (p) => ({ ...(p as StoredPlant), id: BigInt.asIntN(64, (p as StoredPlant).id) }) }),
+    );
     expect(failed).toContain('refuses what is not a plant with a TypeError or RangeError, and stores nothing of it');
   });
 

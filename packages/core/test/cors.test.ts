@@ -4,7 +4,11 @@ import { createRequest, makeApp, read, URL_BASE } from './helpers.js';
 
 const ORIGIN = 'https://app.example';
 
-function preflight(origin: string | null, extra: Record<string, string> = { 'access-control-request-method': 'POST' }, path = '/plants') {
+function preflight(
+  origin: string | null,
+  extra: Record<string, string> = { 'access-control-request-method': 'POST' },
+  path = '/plants',
+) {
   const headers = new Headers(extra);
   if (origin !== null) headers.set('origin', origin);
   return new Request(URL_BASE + path, { method: 'OPTIONS', headers });
@@ -13,7 +17,14 @@ function preflight(origin: string | null, extra: Record<string, string> = { 'acc
 describe('CORS', () => {
   it('answers a preflight from an allowed origin with 204 and the allowed method, headers and max age', async () => {
     const app = makeApp({ cors: { origins: [ORIGIN] } });
-    const res = await read(await app.fetch(preflight(ORIGIN, { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' })));
+    const res = await read(
+      await app.fetch(
+        preflight(ORIGIN, {
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        }),
+      ),
+    );
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
@@ -93,7 +104,9 @@ describe('CORS', () => {
 
   it('echoes any origin when origins is "*"', async () => {
     const app = makeApp({ cors: { origins: '*' } });
-    const res = await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { origin: 'https://anywhere.example' } }));
+    const res = await app.fetch(
+      createRequest('{"id":1,"name":"a"}', { headers: { origin: 'https://anywhere.example' } }),
+    );
     expect(res.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
   });
 
@@ -112,7 +125,13 @@ describe('CORS', () => {
     expect(() => makeApp({ cors: { origins: ['https://app.example/'] } })).toThrow(TypeError);
     expect(() => makeApp({ cors: { origins: [''] } })).toThrow(TypeError);
     // Regression: these were accepted, and no browser's Origin header can ever equal them.
-    for (const origin of ['app.example', 'https://app.example/x', 'https://App.example', 'https://app.example:443', 'null']) {
+    for (const origin of [
+      'app.example',
+      'https://app.example/x',
+      'https://App.example',
+      'https://app.example:443',
+      'null',
+    ]) {
       expect(() => makeApp({ cors: { origins: [origin] } }), origin).toThrow(/origins as browsers send them/);
     }
     expect(makeApp({ cors: { origins: ['https://app.example', 'http://localhost:5173'] } })).toBeDefined();

@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { createErrorResponse, createMemoryStore, ErrorCode, errorStatus, StoreUnavailableError, type MemoryStore } from '../src/index.js';
+import {
+  createErrorResponse,
+  createMemoryStore,
+  ErrorCode,
+  errorStatus,
+  StoreUnavailableError,
+  type MemoryStore,
+} from '../src/index.js';
 import { AUTH_JSON, makeApp, URL_BASE } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -16,7 +23,9 @@ const unavailableStore: MemoryStore = {
 };
 
 // Each row makes the app answer one failure; createErrorResponse must give the same answer for the code.
-const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Record<string, string>; body?: string; store?: MemoryStore }]> = [
+const failures: Array<
+  [ErrorCode, { path?: string; method?: string; headers?: Record<string, string>; body?: string; store?: MemoryStore }]
+> = [
   [ErrorCode.INVALID_JSON, { body: '{"id":' }],
   [ErrorCode.INVALID_PLANT, { body: '{"id":1,"name":7}' }],
   [ErrorCode.ID_CONFLICT, { body: '{"id":1,"name":"other"}' }],
@@ -30,20 +39,29 @@ const failures: Array<[ErrorCode, { path?: string; method?: string; headers?: Re
   [ErrorCode.STORE_UNAVAILABLE, { body: '{"id":4,"name":"a"}', store: unavailableStore }],
 ];
 
-it.each(failures)('answers %s exactly as the app answers that failure, status, headers and body', async (code, failure) => {
-  const app = makeApp({ basePath: '/api', bodyLimit: 40, ...(failure.store !== undefined && { store: failure.store }) });
-  if (failure.store === undefined) await app.store.insert({ id: 1n, name: 'a' });
-  const request = () =>
-    new Request(URL_BASE + (failure.path ?? '/api/plants'), {
-      method: failure.method ?? 'POST',
-      headers: { ...AUTH_JSON, 'x-request-id': 'same-1', ...failure.headers },
-      ...((failure.method ?? 'POST') === 'POST' && { body: failure.body ?? '{"id":1,"name":"a"}' }),
+it.each(failures)(
+  'answers %s exactly as the app answers that failure, status, headers and body',
+  async (code, failure) => {
+    const app = makeApp({
+      basePath: '/api',
+      bodyLimit: 40,
+      ...(failure.store !== undefined && { store: failure.store }),
     });
-  const real = await view(await app.fetch(request()));
-  expect(JSON.parse(real.body).error).toBe(code);
-  const built = await view(createErrorResponse(code, undefined, { request: request(), basePath: '/api', bodyLimit: 40 }));
-  expect(built).toEqual(real);
-});
+    if (failure.store === undefined) await app.store.insert({ id: 1n, name: 'a' });
+    const request = () =>
+      new Request(URL_BASE + (failure.path ?? '/api/plants'), {
+        method: failure.method ?? 'POST',
+        headers: { ...AUTH_JSON, 'x-request-id': 'same-1', ...failure.headers },
+        ...((failure.method ?? 'POST') === 'POST' && { body: failure.body ?? '{"id":1,"name":"a"}' }),
+      });
+    const real = await view(await app.fetch(request()));
+    expect(JSON.parse(real.body).error).toBe(code);
+    const built = await view(
+      createErrorResponse(code, undefined, { request: request(), basePath: '/api', bodyLimit: 40 }),
+    );
+    expect(built).toEqual(real);
+  },
+);
 
 it('answers the two codes only the server HTTP layer sends with their statuses and its wording', async () => {
   const timeout = createErrorResponse(ErrorCode.REQUEST_TIMEOUT);
@@ -66,8 +84,12 @@ it('answers every code the spec defines with its status and a JSON Error body', 
 });
 
 it('uses the default base path and body limit in the 40401 and 41301 messages when none is given', async () => {
-  expect(await createErrorResponse(ErrorCode.NOT_FOUND).json()).toMatchObject({ message: 'no such path; plants are created by POST /plants' });
-  expect(await createErrorResponse(ErrorCode.BODY_TOO_LARGE).json()).toMatchObject({ message: 'body must be at most 1048576 bytes' });
+  expect(await createErrorResponse(ErrorCode.NOT_FOUND).json()).toMatchObject({
+    message: 'no such path; plants are created by POST /plants',
+  });
+  expect(await createErrorResponse(ErrorCode.BODY_TOO_LARGE).json()).toMatchObject({
+    message: 'body must be at most 1048576 bytes',
+  });
 });
 
 it('answers with the given message instead of the default', async () => {
@@ -77,18 +99,37 @@ it('answers with the given message instead of the default', async () => {
 
 it('echoes a sane request id, from the request or the requestId option, and replaces any other with a UUID', () => {
   const request = (id: string) => new Request(`${URL_BASE}/plants`, { headers: { 'x-request-id': id } });
-  expect(createErrorResponse(ErrorCode.INVALID_JSON, undefined, { request: request('ui-7') }).headers.get('x-request-id')).toBe('ui-7');
-  expect(createErrorResponse(ErrorCode.INVALID_JSON, undefined, { request: request('ui-7'), requestId: 'own-1' }).headers.get('x-request-id')).toBe('own-1');
-  expect(createErrorResponse(ErrorCode.INVALID_JSON, undefined, { request: request('has space') }).headers.get('x-request-id')).toMatch(UUID);
-  expect(createErrorResponse(ErrorCode.INVALID_JSON, undefined, { requestId: 'quote"' }).headers.get('x-request-id')).toMatch(UUID);
+  expect(
+    createErrorResponse(ErrorCode.INVALID_JSON, undefined, { request: request('ui-7') }).headers.get('x-request-id'),
+  ).toBe('ui-7');
+  expect(
+    createErrorResponse(ErrorCode.INVALID_JSON, undefined, {
+      request: request('ui-7'),
+      requestId: 'own-1',
+    }).headers.get('x-request-id'),
+  ).toBe('own-1');
+  expect(
+    createErrorResponse(ErrorCode.INVALID_JSON, undefined, { request: request('has space') }).headers.get(
+      'x-request-id',
+    ),
+  ).toMatch(UUID);
+  expect(
+    createErrorResponse(ErrorCode.INVALID_JSON, undefined, { requestId: 'quote"' }).headers.get('x-request-id'),
+  ).toMatch(UUID);
   expect(createErrorResponse(ErrorCode.INVALID_JSON).headers.get('x-request-id')).toMatch(UUID);
 });
 
 it('never echoes the bearer token the request presents as its request id', () => {
-  const request = new Request(`${URL_BASE}/plants`, { headers: { authorization: 'Bearer my-token', 'x-request-id': 'my-token' } });
+  const request = new Request(`${URL_BASE}/plants`, {
+    headers: { authorization: 'Bearer my-token', 'x-request-id': 'my-token' },
+  });
   const response = createErrorResponse(ErrorCode.INVALID_TOKEN, undefined, { request });
   expect(response.headers.get('x-request-id')).toMatch(UUID);
-  expect(createErrorResponse(ErrorCode.INVALID_TOKEN, undefined, { request, requestId: 'my-token' }).headers.get('x-request-id')).toMatch(UUID);
+  expect(
+    createErrorResponse(ErrorCode.INVALID_TOKEN, undefined, { request, requestId: 'my-token' }).headers.get(
+      'x-request-id',
+    ),
+  ).toMatch(UUID);
 });
 
 it('adds the given headers and lets them replace its own, whatever their case', () => {
@@ -110,5 +151,7 @@ it('refuses a code the spec does not define, a bad body limit and a base path wi
 it('refuses a code that is not a number, an inherited key and a message that is not a string', () => {
   expect(() => createErrorResponse('40101' as unknown as ErrorCode)).toThrow(/not an error code/);
   expect(() => createErrorResponse('toString' as unknown as ErrorCode)).toThrow(/not an error code/);
-  expect(() => createErrorResponse(ErrorCode.INVALID_PLANT, 5 as unknown as string)).toThrow(/message must be a string/);
+  expect(() => createErrorResponse(ErrorCode.INVALID_PLANT, 5 as unknown as string)).toThrow(
+    /message must be a string/,
+  );
 });

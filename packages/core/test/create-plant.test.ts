@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createMemoryStore, createPlantStoreApp, DEFAULT_BODY_LIMIT, ErrorCode, type MemoryStore, type PlantStore } from '../src/index.js';
+import {
+  createMemoryStore,
+  createPlantStoreApp,
+  DEFAULT_BODY_LIMIT,
+  ErrorCode,
+  type MemoryStore,
+} from '../src/index.js';
 import { AUTH_JSON, createRequest, makeApp, plainRequest, read, TOKEN, URL_BASE } from './helpers.js';
 
 describe('POST /plants', () => {
@@ -59,20 +65,46 @@ describe('POST /plants', () => {
 
   it('answers 415 41501 for other media types and a missing Content-Type', async () => {
     const app = makeApp();
-    for (const type of [null, 'text/plain', 'application/json; charset=latin1', 'application/jsonx', 'application/json; foo=bar', 'application/*']) {
+    for (const type of [
+      null,
+      'text/plain',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'application/json; foo=bar',
+      'application/*',
+    ]) {
       const headers = new Headers(AUTH_JSON);
       if (type === null) headers.delete('content-type');
       else headers.set('content-type', type);
-      const res = await read(await app.fetch(new Request(`${URL_BASE}/plants`, { method: 'POST', headers, body: new Uint8Array(new TextEncoder().encode('{"id":1,"name":"a"}')) })));
+      const res = await read(
+        await app.fetch(
+          new Request(`${URL_BASE}/plants`, {
+            method: 'POST',
+            headers,
+            body: new Uint8Array(new TextEncoder().encode('{"id":1,"name":"a"}')),
+          }),
+        ),
+      );
       expect(res.status, String(type)).toBe(415);
-      expect(res.json).toEqual({ error: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'Content-Type must be application/json' });
+      expect(res.json).toEqual({
+        error: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        message: 'Content-Type must be application/json',
+      });
     }
     expect(await app.store.size()).toBe(0);
   });
 
   it('answers 400 40001 for an empty body, whitespace, invalid JSON and invalid UTF-8', async () => {
     const app = makeApp();
-    const bodies: (string | Uint8Array<ArrayBuffer>)[] = ['', '   ', '{', '{"id":1,"name":"a"', "{'id':1}", 'NaN', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])];
+    const bodies: (string | Uint8Array<ArrayBuffer>)[] = [
+      '',
+      '   ',
+      '{',
+      '{"id":1,"name":"a"',
+      "{'id':1}",
+      'NaN',
+      new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]),
+    ];
     for (const body of bodies) {
       const res = await read(await app.fetch(createRequest(body)));
       expect(res.status).toBe(400);
@@ -100,7 +132,10 @@ describe('POST /plants', () => {
       ['{"id":null,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
       ['{"id":true,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
       ['{"id":1.5,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
-      ['{"id":9223372036854775808,"name":"a"}', 'id must be an integer between -9223372036854775808 and 9223372036854775807'],
+      [
+        '{"id":9223372036854775808,"name":"a"}',
+        'id must be an integer between -9223372036854775808 and 9223372036854775807',
+      ],
       ['{"id":1}', 'name is required'],
       ['{"id":1,"name":5}', 'name must be a string'],
       ['{"id":1,"name":null}', 'name must be a string'],
@@ -124,7 +159,11 @@ describe('POST /plants', () => {
   it('treats __proto__ and constructor members as plain data, polluting nothing', async () => {
     const app = makeApp();
     const res = await read(
-      await app.fetch(createRequest('{"__proto__":{"name":"evil","tag":"x","polluted":1},"constructor":{"prototype":{"polluted":1}},"id":5,"name":"ok"}')),
+      await app.fetch(
+        createRequest(
+          '{"__proto__":{"name":"evil","tag":"x","polluted":1},"constructor":{"prototype":{"polluted":1}},"id":5,"name":"ok"}',
+        ),
+      ),
     );
     expect(res.status).toBe(200);
     expect(res.text).toBe('{"name":"ok"}');
@@ -146,9 +185,16 @@ describe('POST /plants', () => {
   it('answers 400 40003 for the same id with another name, another tag, an added or a dropped tag, and changes nothing', async () => {
     const app = makeApp();
     await app.fetch(createRequest('{"id":9,"name":"Fern","tag":"x"}'));
-    for (const body of ['{"id":9,"name":"Ivy","tag":"x"}', '{"id":9,"name":"Fern","tag":"y"}', '{"id":9,"name":"Fern"}']) {
+    for (const body of [
+      '{"id":9,"name":"Ivy","tag":"x"}',
+      '{"id":9,"name":"Fern","tag":"y"}',
+      '{"id":9,"name":"Fern"}',
+    ]) {
       const res = await read(await app.fetch(createRequest(body)));
-      expect(res.json, body).toEqual({ error: ErrorCode.ID_CONFLICT, message: 'id is stored already with a different name or tag' });
+      expect(res.json, body).toEqual({
+        error: ErrorCode.ID_CONFLICT,
+        message: 'id is stored already with a different name or tag',
+      });
     }
     await app.fetch(createRequest('{"id":10,"name":"Moss"}'));
     const added = await read(await app.fetch(createRequest('{"id":10,"name":"Moss","tag":""}')));
@@ -161,7 +207,9 @@ describe('POST /plants', () => {
 
   it('lets exactly one of 50 concurrent creates of one new id win; the others replay or conflict', async () => {
     const app = makeApp();
-    const bodies = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? '{"id":77,"name":"Same"}' : `{"id":77,"name":"Other ${i}"}`));
+    const bodies = Array.from({ length: 50 }, (_, i) =>
+      i % 2 === 0 ? '{"id":77,"name":"Same"}' : `{"id":77,"name":"Other ${i}"}`,
+    );
     const answers = await Promise.all(bodies.map(async (body) => read(await app.fetch(createRequest(body)))));
     expect(await app.store.size()).toBe(1);
     const stored = (await app.store.get(77n))!;
@@ -174,7 +222,10 @@ describe('POST /plants', () => {
         expect(bodies[i]).toContain(`"name":${JSON.stringify(stored.name)}`);
         wins++;
       } else {
-        expect(answer.json).toEqual({ error: ErrorCode.ID_CONFLICT, message: 'id is stored already with a different name or tag' });
+        expect(answer.json).toEqual({
+          error: ErrorCode.ID_CONFLICT,
+          message: 'id is stored already with a different name or tag',
+        });
       }
     }
     expect(wins).toBeGreaterThanOrEqual(1);
@@ -182,7 +233,9 @@ describe('POST /plants', () => {
 
   it('answers every one of 50 concurrent equal creates with the same 200 and stores one plant', async () => {
     const app = makeApp();
-    const answers = await Promise.all(Array.from({ length: 50 }, async () => read(await app.fetch(createRequest('{"id":5,"name":"Same","tag":"t"}')))));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async () => read(await app.fetch(createRequest('{"id":5,"name":"Same","tag":"t"}')))),
+    );
     expect(answers.map((a) => `${a.status} ${a.text}`)).toEqual(Array(50).fill('200 {"name":"Same","tag":"t"}'));
     expect(await app.store.size()).toBe(1);
   });
@@ -203,7 +256,11 @@ describe('handle and fetch', () => {
     const viaHandle = makeApp();
     for (const c of cases) {
       const res = await viaFetch.fetch(
-        new Request(URL_BASE + (c.path ?? '/plants'), { method: c.method ?? 'POST', headers: c.headers, body: c.body ?? null }),
+        new Request(URL_BASE + (c.path ?? '/plants'), {
+          method: c.method ?? 'POST',
+          headers: c.headers,
+          body: c.body ?? null,
+        }),
       );
       const answer = await viaHandle.handle(plainRequest({ ...c, body: c.body ?? null }).request);
       expect({ status: answer.status, headers: answer.headers, body: answer.body }).toEqual({
@@ -264,7 +321,9 @@ describe('routing', () => {
     for (const basePath of ['/api', '/api/', 'api']) {
       const app = makeApp({ basePath });
       expect(app.basePath).toBe('/api');
-      expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/api/plants' }))).status, basePath).toBe(200);
+      expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/api/plants' }))).status, basePath).toBe(
+        200,
+      );
       const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { path: '/plants' })));
       expect(res.status).toBe(404);
       expect(res.json.message).toBe('no such path; plants are created by POST /api/plants');
@@ -293,7 +352,10 @@ describe('routing', () => {
 describe('body limit', () => {
   it('answers 413 41301 by declared Content-Length without reading the body', async () => {
     const app = makeApp({ bodyLimit: 10 });
-    const { request, reads } = plainRequest({ headers: { ...AUTH_JSON, 'content-length': '11' }, body: '{"id":1,"name":"a"}' });
+    const { request, reads } = plainRequest({
+      headers: { ...AUTH_JSON, 'content-length': '11' },
+      body: '{"id":1,"name":"a"}',
+    });
     const res = await app.handle(request);
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual({ error: ErrorCode.BODY_TOO_LARGE, message: 'body must be at most 10 bytes' });
@@ -320,7 +382,12 @@ describe('body limit', () => {
         cancelled = true;
       },
     });
-    const req = new Request(`${URL_BASE}/plants`, { method: 'POST', headers: AUTH_JSON, body: stream, duplex: 'half' } as RequestInit);
+    const req = new Request(`${URL_BASE}/plants`, {
+      method: 'POST',
+      headers: AUTH_JSON,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     const res = await read(await app.fetch(req));
     expect(res.status).toBe(413);
     expect(res.json.error).toBe(ErrorCode.BODY_TOO_LARGE);
@@ -331,7 +398,7 @@ describe('body limit', () => {
   // Regression: the reader's cancel was awaited, and cancelling one branch of a tee'd body settles only
   // when the other branch is read or cancelled too. MSW clones every request before its resolver runs
   // and never reads the clone, so every over-limit body hung under the mocks instead of answering 413.
-  it('answers 413 for a tee\'d (cloned) request body over the limit while the clone stays unread', async () => {
+  it("answers 413 for a tee'd (cloned) request body over the limit while the clone stays unread", async () => {
     const app = makeApp({ bodyLimit: 16 });
     const original = createRequest(`{"id":1,"name":"${'x'.repeat(64)}"}`);
     const clone = original.clone();
@@ -364,7 +431,12 @@ describe('body limit', () => {
         controller.close();
       },
     });
-    const req = new Request(`${URL_BASE}/plants`, { method: 'POST', headers: AUTH_JSON, body: stream, duplex: 'half' } as RequestInit);
+    const req = new Request(`${URL_BASE}/plants`, {
+      method: 'POST',
+      headers: AUTH_JSON,
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     const res = await read(await app.fetch(req));
     expect(res.json).toEqual({ name: 'Fern 🌿' });
     expect(await app.store.get(9007199254740993n)).toEqual({ id: 9007199254740993n, name: 'Fern 🌿' });
@@ -391,15 +463,27 @@ describe('request ids', () => {
   it('echoes a sane caller request id on success and on failure', async () => {
     const app = makeApp();
     const id = 'abc-DEF_123.4:5/6';
-    expect((await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': id } }))).headers.get('x-request-id')).toBe(id);
-    expect((await app.fetch(createRequest('{', { headers: { 'x-request-id': id } }))).headers.get('x-request-id')).toBe(id);
-    expect((await app.fetch(createRequest('{}', { path: '/x', headers: { 'x-request-id': 'a'.repeat(128) } }))).headers.get('x-request-id')).toBe('a'.repeat(128));
+    expect(
+      (await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': id } }))).headers.get(
+        'x-request-id',
+      ),
+    ).toBe(id);
+    expect((await app.fetch(createRequest('{', { headers: { 'x-request-id': id } }))).headers.get('x-request-id')).toBe(
+      id,
+    );
+    expect(
+      (await app.fetch(createRequest('{}', { path: '/x', headers: { 'x-request-id': 'a'.repeat(128) } }))).headers.get(
+        'x-request-id',
+      ),
+    ).toBe('a'.repeat(128));
   });
 
   it('replaces an insane request id with a generated UUID', async () => {
     const app = makeApp();
     for (const bad of ['a'.repeat(129), 'has space', 'semi;colon', 'quote"', 'ünï']) {
-      const got = (await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': bad } }))).headers.get('x-request-id');
+      const got = (
+        await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': bad } }))
+      ).headers.get('x-request-id');
       expect(got).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
     const { request } = plainRequest({ headers: { ...AUTH_JSON, 'x-request-id': '' }, body: '{"id":1,"name":"a"}' });
@@ -410,13 +494,19 @@ describe('request ids', () => {
     const app = makeApp({ tokens: 'any' });
     for (const [i, token] of ['caller-token.1', 'a.b-c_d/e'].entries()) {
       const res = await app.fetch(
-        createRequest(`{"id":${i},"name":"a"}`, { headers: { authorization: `Bearer ${token}`, 'x-request-id': token } }),
+        createRequest(`{"id":${i},"name":"a"}`, {
+          headers: { authorization: `Bearer ${token}`, 'x-request-id': token },
+        }),
       );
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(res.headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     }
     // Another id is still echoed next to a token: only the credential itself is withheld.
-    const plain = await app.fetch(createRequest('{"id":9,"name":"a"}', { headers: { authorization: 'Bearer tok', 'x-request-id': 'tok-1' } }));
+    const plain = await app.fetch(
+      createRequest('{"id":9,"name":"a"}', { headers: { authorization: 'Bearer tok', 'x-request-id': 'tok-1' } }),
+    );
     expect(plain.headers.get('x-request-id')).toBe('tok-1');
   });
 
@@ -434,9 +524,13 @@ describe('request ids', () => {
       ['dXNlcjpwYXNz', { authorization: 'Basic dXNlcjpwYXNz' }, 401],
     ];
     for (const [i, [id, headers, status]] of cases.entries()) {
-      const res = await read(await app.fetch(createRequest(`{"id":${i},"name":"a"}`, { headers: { ...headers, 'x-request-id': id } })));
+      const res = await read(
+        await app.fetch(createRequest(`{"id":${i},"name":"a"}`, { headers: { ...headers, 'x-request-id': id } })),
+      );
       expect(res.status, id).toBe(status);
-      expect(res.headers.get('x-request-id'), id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(res.headers.get('x-request-id'), id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
       expect(res.text + JSON.stringify([...res.headers]), id).not.toContain(id);
     }
   });
@@ -473,7 +567,9 @@ describe('faults', () => {
   it('answers 500 50001 with a generic message when the store rejects, and passes the error to onError', async () => {
     const onError = vi.fn();
     const app = makeApp({ store: throwingStore('disk /var/lib/secret.db is full'), onError });
-    const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': 'req-1' } })));
+    const res = await read(
+      await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { 'x-request-id': 'req-1' } })),
+    );
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.json.error).toBe(ErrorCode.INTERNAL_ERROR);
@@ -610,7 +706,9 @@ describe('options', () => {
 
   it('never puts the token in a response', async () => {
     const app = makeApp();
-    const res = await read(await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { authorization: `Bearer ${TOKEN}x` } })));
+    const res = await read(
+      await app.fetch(createRequest('{"id":1,"name":"a"}', { headers: { authorization: `Bearer ${TOKEN}x` } })),
+    );
     expect(res.text + JSON.stringify([...res.headers])).not.toContain(TOKEN);
   });
 });

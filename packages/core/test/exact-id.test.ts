@@ -68,7 +68,9 @@ describe('exact int64 ids', () => {
     const app = makeApp();
     await app.fetch(createRequest('{"id":100,"name":"a"}'));
     expect((await app.fetch(createRequest('{"id":1e2,"name":"a"}'))).status).toBe(200);
-    expect((await read(await app.fetch(createRequest('{"id":1.00e2,"name":"b"}')))).json.error).toBe(ErrorCode.ID_CONFLICT);
+    expect((await read(await app.fetch(createRequest('{"id":1.00e2,"name":"b"}')))).json.error).toBe(
+      ErrorCode.ID_CONFLICT,
+    );
     expect(await app.store.size()).toBe(1);
   });
 
@@ -82,7 +84,8 @@ describe('exact int64 ids', () => {
 
   it('finds an id written with escapes in its key, and ignores ids nested deeper or inside strings', async () => {
     const app = makeApp();
-    const body = '{"meta":{"id":1,"list":[{"id":2}]},"note":"\\"id\\":3, {\\"id\\":4}","\\u0069d":9007199254740997,"name":"a","x":[1,"]",{"}":2}]}';
+    const body =
+      '{"meta":{"id":1,"list":[{"id":2}]},"note":"\\"id\\":3, {\\"id\\":4}","\\u0069d":9007199254740997,"name":"a","x":[1,"]",{"}":2}]}';
     const res = await app.fetch(createRequest(body));
     expect(res.status).toBe(200);
     expect((await app.store.list())[0]!.id).toBe(9007199254740997n);

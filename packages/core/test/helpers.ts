@@ -1,4 +1,10 @@
-import { createPlantStoreApp, type MemoryStore, type PlantStore, type PlantStoreAppOptions, type PlantStoreRequest } from '../src/index.js';
+import {
+  createPlantStoreApp,
+  type MemoryStore,
+  type PlantStore,
+  type PlantStoreAppOptions,
+  type PlantStoreRequest,
+} from '../src/index.js';
 
 export const TOKEN = 'test-token-1';
 export const URL_BASE = 'http://plants.test';
@@ -9,7 +15,10 @@ export function makeApp<S extends PlantStore = MemoryStore>(options: Partial<Pla
 }
 
 /** A well-formed create: POST /plants with the test token and a JSON body. */
-export function createRequest(body: string | Uint8Array<ArrayBuffer>, init: { headers?: Record<string, string>; path?: string } = {}) {
+export function createRequest(
+  body: string | Uint8Array<ArrayBuffer>,
+  init: { headers?: Record<string, string>; path?: string } = {},
+) {
   return new Request(URL_BASE + (init.path ?? '/plants'), {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...init.headers },

@@ -13,7 +13,10 @@ describe('createMemoryStore', () => {
   it('never overwrites: a taken id reports the existing plant and keeps it', async () => {
     const store = createMemoryStore();
     await store.insert({ id: 1n, name: 'Fern' });
-    expect(await store.insert({ id: 1n, name: 'Ivy', tag: 't' })).toEqual({ created: false, existing: { id: 1n, name: 'Fern' } });
+    expect(await store.insert({ id: 1n, name: 'Ivy', tag: 't' })).toEqual({
+      created: false,
+      existing: { id: 1n, name: 'Fern' },
+    });
     expect(await store.get(1n)).toEqual({ id: 1n, name: 'Fern' });
   });
 
@@ -29,7 +32,18 @@ describe('createMemoryStore', () => {
   it('keeps ids that differ only in their high or their low 32 bits apart', async () => {
     const store = createMemoryStore();
     // Same low half, different high halves (and the reverse), on both sides of 0 and of 2^53.
-    const ids = [1n, 2n ** 32n + 1n, -(2n ** 32n) + 1n, 2n ** 62n + 1n, 2n ** 62n + 2n ** 32n + 1n, 2n ** 32n, 2n ** 32n - 1n, -(2n ** 32n), -(2n ** 31n), 2n ** 31n];
+    const ids = [
+      1n,
+      2n ** 32n + 1n,
+      -(2n ** 32n) + 1n,
+      2n ** 62n + 1n,
+      2n ** 62n + 2n ** 32n + 1n,
+      2n ** 32n,
+      2n ** 32n - 1n,
+      -(2n ** 32n),
+      -(2n ** 31n),
+      2n ** 31n,
+    ];
     for (const [i, id] of ids.entries()) await store.insert({ id, name: `p${i}` });
     expect(await store.size()).toBe(ids.length);
     for (const [i, id] of ids.entries()) expect(await store.get(id)).toEqual({ id, name: `p${i}` });
@@ -63,7 +77,9 @@ describe('createMemoryStore', () => {
         const expected = new Map<bigint, string>();
         for (const [i, id] of inserted.entries()) {
           const result = await store.insert({ id, name: `n${i}` });
-          expect(result).toEqual(expected.has(id) ? { created: false, existing: { id, name: expected.get(id) } } : { created: true });
+          expect(result).toEqual(
+            expected.has(id) ? { created: false, existing: { id, name: expected.get(id) } } : { created: true },
+          );
           if (!expected.has(id)) expected.set(id, `n${i}`);
         }
         expect(await store.list()).toEqual([...expected].map(([id, name]) => ({ id, name })));
@@ -94,9 +110,13 @@ describe('createMemoryStore', () => {
     // Each name shares one 2^19-character string (V8 concatenates lazily), so 1024 of them cost little
     // memory but would make a string past V8's maximum length (2^29 - 24) if joined.
     const long = 'x'.repeat(2 ** 19);
-    for (let i = 0; i < 1100; i++) expect(await store.insert({ id: BigInt(i), name: `${i}${long}` })).toEqual({ created: true });
-    for (const i of [0, 1023, 1024, 1099]) expect(await store.get(BigInt(i))).toEqual({ id: BigInt(i), name: `${i}${long}` });
-    expect((await store.list()).map((p) => p.name.slice(0, 4))).toEqual(Array.from({ length: 1100 }, (_, i) => `${i}${long}`.slice(0, 4)));
+    for (let i = 0; i < 1100; i++)
+      expect(await store.insert({ id: BigInt(i), name: `${i}${long}` })).toEqual({ created: true });
+    for (const i of [0, 1023, 1024, 1099])
+      expect(await store.get(BigInt(i))).toEqual({ id: BigInt(i), name: `${i}${long}` });
+    expect((await store.list()).map((p) => p.name.slice(0, 4))).toEqual(
+      Array.from({ length: 1100 }, (_, i) => `${i}${long}`.slice(0, 4)),
+    );
   });
 
   it('refuses to store an id outside int64 rather than store it under another id', async () => {
@@ -157,7 +177,10 @@ describe('createMemoryStore', () => {
     const store = createMemoryStore();
     expect(await store.insert({ id: 42, name: 'Oak' } as never)).toEqual({ created: true });
     expect(await store.get(42n)).toEqual({ id: 42n, name: 'Oak' });
-    expect(await store.insert({ id: 42n, name: 'Elm' })).toEqual({ created: false, existing: { id: 42n, name: 'Oak' } });
+    expect(await store.insert({ id: 42n, name: 'Elm' })).toEqual({
+      created: false,
+      existing: { id: 42n, name: 'Oak' },
+    });
   });
 
   it('lets exactly one of many concurrent inserts of one id win', async () => {
@@ -168,19 +191,28 @@ describe('createMemoryStore', () => {
   });
 
   it('gives back exactly the name and tag it stored, whatever characters they hold', async () => {
-    const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('', '\0', '\0-x', '\u00003:abc', '12:', ':'));
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('', '\0', '\0-x', '\u00003:abc', '12:', ':'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ name: text, tag: fc.option(text, { nil: undefined }) }), { maxLength: 8 }), async (plants) => {
-        const store = createMemoryStore();
-        const expected = plants.map(({ name, tag }, i) => (tag === undefined ? { id: BigInt(i), name } : { id: BigInt(i), name, tag }));
-        for (const plant of expected) await store.insert(plant);
-        expect(await store.list()).toEqual(expected);
-        for (const plant of expected) {
-          const got = await store.get(plant.id);
-          expect(got).toEqual(plant);
-          expect(got !== undefined && 'tag' in got).toBe('tag' in plant);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ name: text, tag: fc.option(text, { nil: undefined }) }), { maxLength: 8 }),
+        async (plants) => {
+          const store = createMemoryStore();
+          const expected = plants.map(({ name, tag }, i) =>
+            tag === undefined ? { id: BigInt(i), name } : { id: BigInt(i), name, tag },
+          );
+          for (const plant of expected) await store.insert(plant);
+          expect(await store.list()).toEqual(expected);
+          for (const plant of expected) {
+            const got = await store.get(plant.id);
+            expect(got).toEqual(plant);
+            expect(got !== undefined && 'tag' in got).toBe('tag' in plant);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -200,7 +232,10 @@ describe('createMemoryStore', () => {
     await store.clear();
     expect(await store.get(2n ** 62n)).toBeUndefined();
     expect(await store.list()).toEqual([]);
-    const fresh = [{ id: 2n ** 62n + 1n, name: 'new' }, { id: 5n, name: 'five', tag: 'x' }];
+    const fresh = [
+      { id: 2n ** 62n + 1n, name: 'new' },
+      { id: 5n, name: 'five', tag: 'x' },
+    ];
     for (const plant of fresh) expect(await store.insert(plant)).toEqual({ created: true });
     expect(await store.list()).toEqual(fresh);
     expect(await store.get(2n ** 62n + 1n)).toEqual(fresh[0]);

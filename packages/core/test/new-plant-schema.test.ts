@@ -118,7 +118,10 @@ function messyJson(value: unknown, rnd: () => number): string {
   if (Array.isArray(value)) return ws() + '[' + value.map((v) => messyJson(v, rnd)).join(',') + ']' + ws();
   if (value !== null && typeof value === 'object') {
     const members = Object.entries(value).map(([k, v]) => {
-      const key = rnd() < 0.3 ? '"' + [...k].map((ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')).join('') + '"' : JSON.stringify(k);
+      const key =
+        rnd() < 0.3
+          ? '"' + [...k].map((ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')).join('') + '"'
+          : JSON.stringify(k);
       return ws() + key + ws() + ':' + messyJson(v, rnd);
     });
     return ws() + '{' + members.join(',') + ws() + '}' + ws();
@@ -133,9 +136,14 @@ describe('the raw member scanner', () => {
     fc.assert(
       fc.property(body, fc.integer(), fc.constantFrom('id', 'x\\"id', '"'), (object, seed, wanted) => {
         let s = seed;
-        const rnd = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);
+        const rnd = () => {
+          s = (s * 1103515245 + 12345) & 0x7fffffff;
+          return s / 0x80000000;
+        };
         // A duplicate of the wanted key appended by hand: JSON.parse keeps the last one.
-        const text = messyJson(object, rnd).replace(/\}\s*$/, (end) => (Object.keys(object).length > 0 && rnd() < 0.5 ? `,${JSON.stringify(wanted)}:[1,{"id":2}]` + end : end));
+        const text = messyJson(object, rnd).replace(/\}\s*$/, (end) =>
+          Object.keys(object).length > 0 && rnd() < 0.5 ? `,${JSON.stringify(wanted)}:[1,{"id":2}]` + end : end,
+        );
         const parsed = JSON.parse(text) as Record<string, unknown>;
         const raw = topLevelMemberText(text, wanted);
         if (Object.hasOwn(parsed, wanted)) expect(JSON.parse(raw!)).toEqual(parsed[wanted]);

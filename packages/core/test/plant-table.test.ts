@@ -24,9 +24,15 @@ function expectExactly(table: PlantTable, kept: readonly StoredPlant[], gone: re
 
 describe('PlantTable', () => {
   it('adds, finds and lists in insertion order; a taken id answers the stored plant and changes nothing', () => {
-    const table = tableOf([{ id: 3n, name: 'c' }, { id: 1n, name: 'a', tag: 't' }]);
+    const table = tableOf([
+      { id: 3n, name: 'c' },
+      { id: 1n, name: 'a', tag: 't' },
+    ]);
     expect(table.add({ id: 3n, name: 'other', tag: 'x' })).toEqual({ id: 3n, name: 'c' });
-    expect(table.list()).toEqual([{ id: 3n, name: 'c' }, { id: 1n, name: 'a', tag: 't' }]);
+    expect(table.list()).toEqual([
+      { id: 3n, name: 'c' },
+      { id: 1n, name: 'a', tag: 't' },
+    ]);
     expect(table.get(2n)).toBeUndefined();
   });
 
@@ -82,7 +88,11 @@ describe('PlantTable', () => {
   });
 
   it('answers like an array and a Map under any adds and truncations', () => {
-    const id = fc.oneof(fc.bigInt({ min: -5n, max: 40n }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: 2n ** 62n, max: 2n ** 62n + 5n }));
+    const id = fc.oneof(
+      fc.bigInt({ min: -5n, max: 40n }),
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.bigInt({ min: 2n ** 62n, max: 2n ** 62n + 5n }),
+    );
     const op = fc.oneof(
       { arbitrary: fc.record({ add: fc.array(id, { maxLength: 1200 }) }), weight: 3 },
       { arbitrary: fc.record({ truncate: fc.nat({ max: 3000 }) }), weight: 1 },

@@ -8,7 +8,11 @@ const configPath = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
 function compile() {
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    configPath,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  )!;
   const roots = [...parsed.fileNames, fixture('imports-node.ts'), fixture('uses-node-globals.ts')];
   const program = ts.createProgram(roots, { ...parsed.options, noEmit: true });
   const byFile = new Map<string, ts.Diagnostic[]>();
@@ -20,13 +24,18 @@ function compile() {
 }
 
 const { byFile, sources } = compile();
-const messages = (file: string) => (byFile.get(file) ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+const messages = (file: string) =>
+  (byFile.get(file) ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 
 describe('runtime neutrality', () => {
   it('compiles every source of the core with no error under its own tsconfig', () => {
     expect(sources.length).toBeGreaterThan(5);
     const errors = [...byFile.entries()].filter(([file]) => !file.includes('/fixtures/'));
-    expect(errors.map(([file, ds]) => `${file}: ${ds.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`)).toEqual([]);
+    expect(
+      errors.map(
+        ([file, ds]) => `${file}: ${ds.map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' ')).join('; ')}`,
+      ),
+    ).toEqual([]);
   });
 
   it('makes an import of node:fs a compile error', () => {

@@ -1,4 +1,10 @@
-import { createErrorResponse, ErrorCode, type ErrorResponseInit, type PlantStore, type PlantStoreApp } from '@plant-store/core';
+import {
+  createErrorResponse,
+  ErrorCode,
+  type ErrorResponseInit,
+  type PlantStore,
+  type PlantStoreApp,
+} from '@plant-store/core';
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 
 /** Options every scenario takes. */
@@ -69,11 +75,9 @@ export function createPlantStoreScenarios(
     // Built once now, so a code the spec does not define (or a message that is not a string) is a
     // TypeError where the scenario is written, not a 500 with a stack trace when a request comes.
     createErrorResponse(code, message, init);
-    return http.post(
-      createPlantUrl,
-      ({ request }) => createErrorResponse(code, message, { ...init, request }),
-      { once: options?.once ?? false },
-    );
+    return http.post(createPlantUrl, ({ request }) => createErrorResponse(code, message, { ...init, request }), {
+      once: options?.once ?? false,
+    });
   };
   return {
     unauthorized: (code = ErrorCode.INVALID_TOKEN, options) => answer(code, undefined, options),
@@ -85,13 +89,14 @@ export function createPlantStoreScenarios(
     storeUnavailable: (options) => {
       const retryAfter = options?.retryAfter ?? 1;
       if (!Number.isSafeInteger(retryAfter) || retryAfter < 0) {
-        throw new TypeError(`storeUnavailable() takes retryAfter in whole seconds, 0 or more, got ${JSON.stringify(retryAfter)}`);
+        throw new TypeError(
+          `storeUnavailable() takes retryAfter in whole seconds, 0 or more, got ${JSON.stringify(retryAfter)}`,
+        );
       }
       return answer(ErrorCode.STORE_UNAVAILABLE, undefined, options, { 'retry-after': String(retryAfter) });
     },
     error: (code, message, options) => answer(code, message, options),
-    networkError: (options) =>
-      http.post(createPlantUrl, () => HttpResponse.error(), { once: options?.once ?? false }),
+    networkError: (options) => http.post(createPlantUrl, () => HttpResponse.error(), { once: options?.once ?? false }),
     slow: (ms, options) => {
       if (ms !== 'infinite' && !(typeof ms === 'number' && ms >= 0 && ms < 2 ** 31)) {
         throw new TypeError(`slow() takes milliseconds from 0 to 2^31-1 or "infinite", got ${JSON.stringify(ms)}`);

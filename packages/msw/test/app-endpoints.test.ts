@@ -32,22 +32,25 @@ const usersAnswer = async () => {
 it.each([
   ['after', (mocks: RequestHandler[]) => [...mocks, users]],
   ['before', (mocks: RequestHandler[]) => [users, ...mocks]],
-])('answers /api/users from the app and plants from the mocks with catchAll "plants", the app handler %s ours', async (_order, arrange) => {
-  const mocks = createPlantStoreHandlers({ baseUrl: API, catchAll: 'plants' });
-  listen(...arrange(mocks.handlers));
-  expect(await usersAnswer()).toEqual({ status: 200, body: [{ name: 'Ada' }] });
-  await expect(client.createPlant('t', { id: 1, name: 'Fern' })).resolves.toEqual({ name: 'Fern' });
-  expect(await mocks.store.get(1n)).toEqual({ id: 1n, name: 'Fern' });
-  // Under /plants the service's own answers still hold.
-  const get = await fetch(`${API}/plants`, auth);
-  expect(get.status).toBe(405);
-  expect(get.headers.get('allow')).toBe('POST');
-  const below = await fetch(`${API}/plants/1`, auth);
-  expect(below.status).toBe(404);
-  expect(await below.json()).toMatchObject({ error: ErrorCode.NOT_FOUND });
-  // Other paths under the base are not the mocks' to answer.
-  expect(await getResponse(mocks.handlers, new Request(`${API}/orders`, auth))).toBeUndefined();
-});
+])(
+  'answers /api/users from the app and plants from the mocks with catchAll "plants", the app handler %s ours',
+  async (_order, arrange) => {
+    const mocks = createPlantStoreHandlers({ baseUrl: API, catchAll: 'plants' });
+    listen(...arrange(mocks.handlers));
+    expect(await usersAnswer()).toEqual({ status: 200, body: [{ name: 'Ada' }] });
+    await expect(client.createPlant('t', { id: 1, name: 'Fern' })).resolves.toEqual({ name: 'Fern' });
+    expect(await mocks.store.get(1n)).toEqual({ id: 1n, name: 'Fern' });
+    // Under /plants the service's own answers still hold.
+    const get = await fetch(`${API}/plants`, auth);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    const below = await fetch(`${API}/plants/1`, auth);
+    expect(below.status).toBe(404);
+    expect(await below.json()).toMatchObject({ error: ErrorCode.NOT_FOUND });
+    // Other paths under the base are not the mocks' to answer.
+    expect(await getResponse(mocks.handlers, new Request(`${API}/orders`, auth))).toBeUndefined();
+  },
+);
 
 it.each([
   ['catchAll: false', () => createPlantStoreHandlers({ baseUrl: API, catchAll: false }).handlers],
@@ -87,5 +90,7 @@ it('puts an app handler added with server.use() before the default catch-all unt
 
 it('refuses a catchAll value it does not know', () => {
   // @ts-expect-error true is spelled "base"
-  expect(() => createPlantStoreHandlers({ catchAll: true })).toThrow(/catchAll must be "base", "plants" or false, got true/);
+  expect(() => createPlantStoreHandlers({ catchAll: true })).toThrow(
+    /catchAll must be "base", "plants" or false, got true/,
+  );
 });

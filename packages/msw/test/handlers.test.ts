@@ -14,11 +14,22 @@ afterEach(async () => {
 });
 afterAll(() => server.close());
 
-const post = (body: unknown, headers: Record<string, string> = { authorization: 'Bearer anything' }, url = `${BASE}/plants`) =>
-  new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const post = (
+  body: unknown,
+  headers: Record<string, string> = { authorization: 'Bearer anything' },
+  url = `${BASE}/plants`,
+) =>
+  new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 it('creates a plant through the real client with any bearer token by default', async () => {
-  await expect(createPlant('whatever-token', { id: 1, name: 'Fern', tag: 'shade' })).resolves.toEqual({ name: 'Fern', tag: 'shade' });
+  await expect(createPlant('whatever-token', { id: 1, name: 'Fern', tag: 'shade' })).resolves.toEqual({
+    name: 'Fern',
+    tag: 'shade',
+  });
   expect(await mocks.store.list()).toEqual([{ id: 1n, name: 'Fern', tag: 'shade' }]);
 });
 
@@ -89,10 +100,17 @@ it('gives each handler set its own store unless one is passed in', async () => {
 it('serves a base URL with a path prefix and leaves paths outside it unhandled', async () => {
   const api = createPlantStoreHandlers({ baseUrl: 'http://localhost:8080/api/' });
   expect(api.baseUrl).toBe('http://localhost:8080/api');
-  expect((await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://localhost:8080/api/plants')))?.status).toBe(200);
+  expect(
+    (await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://localhost:8080/api/plants')))
+      ?.status,
+  ).toBe(200);
   expect((await getResponse(api.handlers, new Request('http://localhost:8080/api')))?.status).toBe(404);
-  expect(await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://localhost:8080/plants'))).toBeUndefined();
-  expect(await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://127.0.0.1:4010/api/plants'))).toBeUndefined();
+  expect(
+    await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://localhost:8080/plants')),
+  ).toBeUndefined();
+  expect(
+    await getResponse(api.handlers, post({ id: 1, name: 'a' }, undefined, 'http://127.0.0.1:4010/api/plants')),
+  ).toBeUndefined();
 });
 
 it('keeps a relative base URL relative, for same-origin browser apps', () => {
@@ -110,12 +128,21 @@ it('refuses a base URL that is neither absolute nor a path, or that carries a qu
 // Regression: the base URL went into MSW's path patterns as is, so `+` broke every lookup (a 500 with
 // a path-to-regexp stack trace, for other handlers' requests too) and `(b)` let creates escape.
 it('matches a base URL with characters MSW reads as pattern syntax literally', async () => {
-  for (const baseUrl of ['http://x.test/a+b', 'http://x.test/a(b)', 'http://x.test/api:v1', 'http://x.test/v:1', 'http://127.0.0.1:4010/a:1']) {
+  for (const baseUrl of [
+    'http://x.test/a+b',
+    'http://x.test/a(b)',
+    'http://x.test/api:v1',
+    'http://x.test/v:1',
+    'http://127.0.0.1:4010/a:1',
+  ]) {
     const handlers = createPlantStoreHandlers({ baseUrl });
     expect(handlers.baseUrl).toBe(baseUrl);
     const created = await getResponse(handlers.handlers, post({ id: 1, name: 'a' }, undefined, `${baseUrl}/plants`));
     expect(created?.status, baseUrl).toBe(200);
-    const other = await getResponse(handlers.handlers, post({ id: 1, name: 'a' }, undefined, 'http://other.test/plants'));
+    const other = await getResponse(
+      handlers.handlers,
+      post({ id: 1, name: 'a' }, undefined, 'http://other.test/plants'),
+    );
     expect(other, baseUrl).toBeUndefined();
   }
 });

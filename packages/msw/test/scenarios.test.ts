@@ -22,7 +22,11 @@ afterAll(() => server.close());
 const { scenarios } = mocks;
 // Retries off: each scenario is judged on one answer, not on the client's backoff.
 const once = { retries: 0 } as const;
-const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 it('answers unauthorized() with 401, code 40102 and an invalid_token challenge', async () => {
   server.use(scenarios.unauthorized());
@@ -129,16 +133,45 @@ it('overrides createPlant only: other methods still get the service 405 while a 
 // A scenario must be indistinguishable from the real failure it stands for: same status, the headers
 // a client reads, and the same body text.
 it.each([
-  ['unauthorized()', () => scenarios.unauthorized(), { authorization: 'Bearer wrong', 'content-type': 'application/json' }, '{"id":1,"name":"a"}'],
-  ['unauthorized(40101)', () => scenarios.unauthorized(ErrorCode.MISSING_CREDENTIALS), { 'content-type': 'application/json' }, '{"id":1,"name":"a"}'],
-  ['invalidJson()', () => scenarios.invalidJson(), { authorization: 'Bearer t', 'content-type': 'application/json' }, '{"id":'],
-  ['idConflict()', () => scenarios.idConflict(), { authorization: 'Bearer t', 'content-type': 'application/json' }, '{"id":1,"name":"other"}'],
-  ['error(41501)', () => scenarios.error(ErrorCode.UNSUPPORTED_MEDIA_TYPE), { authorization: 'Bearer t', 'content-type': 'text/plain' }, '{"id":1,"name":"a"}'],
+  [
+    'unauthorized()',
+    () => scenarios.unauthorized(),
+    { authorization: 'Bearer wrong', 'content-type': 'application/json' },
+    '{"id":1,"name":"a"}',
+  ],
+  [
+    'unauthorized(40101)',
+    () => scenarios.unauthorized(ErrorCode.MISSING_CREDENTIALS),
+    { 'content-type': 'application/json' },
+    '{"id":1,"name":"a"}',
+  ],
+  [
+    'invalidJson()',
+    () => scenarios.invalidJson(),
+    { authorization: 'Bearer t', 'content-type': 'application/json' },
+    '{"id":',
+  ],
+  [
+    'idConflict()',
+    () => scenarios.idConflict(),
+    { authorization: 'Bearer t', 'content-type': 'application/json' },
+    '{"id":1,"name":"other"}',
+  ],
+  [
+    'error(41501)',
+    () => scenarios.error(ErrorCode.UNSUPPORTED_MEDIA_TYPE),
+    { authorization: 'Bearer t', 'content-type': 'text/plain' },
+    '{"id":1,"name":"a"}',
+  ],
 ] as const)('answers %s exactly as the service answers that failure', async (_name, scenario, headers, body) => {
   const strict = createPlantStoreHandlers({ tokens: ['t'] });
   await strict.store.insert({ id: 1n, name: 'a' });
   const request = () =>
-    new Request(`${strict.baseUrl}/plants`, { method: 'POST', headers: { ...headers, 'x-request-id': 'same-1' }, body });
+    new Request(`${strict.baseUrl}/plants`, {
+      method: 'POST',
+      headers: { ...headers, 'x-request-id': 'same-1' },
+      body,
+    });
   const real = await getResponse(strict.handlers, request());
   const mocked = await getResponse([scenario()], request());
   const view = async (response: Response | undefined) => ({
@@ -169,7 +202,9 @@ it('answers bodyTooLarge() and error(40401) with the limit and base path of its 
   const mockedNotFound = await getResponse([api.scenarios.error(ErrorCode.NOT_FOUND)], request('/api/plants', '{}'));
   expect([notFound?.status, mockedNotFound?.status]).toEqual([404, 404]);
   expect(await mockedNotFound?.text()).toBe(await notFound?.text());
-  expect(await getResponse([api.scenarios.error(ErrorCode.NOT_FOUND)], request('/api/plants', '{}')).then((r) => r?.json())).toMatchObject({
+  expect(
+    await getResponse([api.scenarios.error(ErrorCode.NOT_FOUND)], request('/api/plants', '{}')).then((r) => r?.json()),
+  ).toMatchObject({
     message: 'no such path; plants are created by POST /api/plants',
   });
 });

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { openFileStore, type FileStore } from '@plant-store/store-file';
 import { startPlantStoreServer, type PlantStoreServer } from './plant-store-server.js';
-import { USAGE, UsageError, parseCli } from './internal/cli-options.js';
+import { type CliCommand, USAGE, UsageError, parseCli } from './internal/cli-options.js';
 
 async function main(): Promise<void> {
-  let command;
+  let command: CliCommand;
   try {
     command = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   } catch (error) {
     // Bad options (the core checks them) must not leave the data file open and locked.
     await store?.close().catch(() => undefined);
-    process.stderr.write(`plant-store-server: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `plant-store-server: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
   }
 
@@ -73,12 +75,14 @@ async function main(): Promise<void> {
       .close()
       .then(() => store?.close())
       .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`plant-store-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.exit(1);
-      },
-    );
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `plant-store-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

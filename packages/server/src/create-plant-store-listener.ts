@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { createPlantStoreApp, type CorsOptions, type MemoryStore, type PlantStore, type PlantStoreApp } from '@plant-store/core';
+import {
+  createPlantStoreApp,
+  type CorsOptions,
+  type MemoryStore,
+  type PlantStore,
+  type PlantStoreApp,
+} from '@plant-store/core';
 import { ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
 import { createLogger, describeError, type Logger } from './internal/logger.js';

@@ -17,9 +17,25 @@ it('starts with no options at all, leaving every default to the server', () => {
 it('reads every flag', () => {
   expect(
     start([
-      '--port', '8080', '--host', '0.0.0.0', '--token', 'a', '--token', 'b', '--base-path', '/api',
-      '--body-limit', '64k', '--cors', 'https://a.example', '--cors', 'https://b.example',
-      '--data', 'plants.log', '--log',
+      '--port',
+      '8080',
+      '--host',
+      '0.0.0.0',
+      '--token',
+      'a',
+      '--token',
+      'b',
+      '--base-path',
+      '/api',
+      '--body-limit',
+      '64k',
+      '--cors',
+      'https://a.example',
+      '--cors',
+      'https://b.example',
+      '--data',
+      'plants.log',
+      '--log',
     ]),
   ).toEqual({
     port: 8080,
@@ -77,7 +93,9 @@ it('lets a token flag win over a malformed PLANT_STORE_ANY_TOKEN, which is refus
   expect(start(['--token', 'q'], { PLANT_STORE_ANY_TOKEN: 'maybe' }).tokens).toEqual(['q']);
   expect(start(['--any-token'], { PLANT_STORE_ANY_TOKEN: 'maybe' }).tokens).toBe('any');
   expect(() => parseCli([], { PLANT_STORE_ANY_TOKEN: 'maybe' })).toThrow(/PLANT_STORE_ANY_TOKEN must be/);
-  expect(() => parseCli([], { PLANT_STORE_TOKENS: 'a', PLANT_STORE_ANY_TOKEN: 'maybe' })).toThrow(/PLANT_STORE_ANY_TOKEN must be/);
+  expect(() => parseCli([], { PLANT_STORE_TOKENS: 'a', PLANT_STORE_ANY_TOKEN: 'maybe' })).toThrow(
+    /PLANT_STORE_ANY_TOKEN must be/,
+  );
 });
 
 // Regression: the pair of variables was taken silently as strict tokens, where the pair of flags is refused.

@@ -10,7 +10,8 @@ import { afterEach, expect, it } from 'vitest';
 import { RawConnection, connectionRefused } from './helpers.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
 
 interface Run {
   readonly child: ChildProcess;
@@ -42,7 +43,9 @@ function run(args: string[], env: Record<string, string> = {}): Run {
     result.firstChunk ??= data.toString();
     result.stdout += data.toString();
   });
-  child.stderr?.on('data', (data: Buffer) => void (result.stderr += data.toString()));
+  child.stderr?.on('data', (data: Buffer) => {
+    result.stderr += data.toString();
+  });
   return result;
 }
 

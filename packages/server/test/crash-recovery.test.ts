@@ -84,7 +84,11 @@ function post(agent: http.Agent, url: string, body: Body): Promise<{ status: num
         method: 'POST',
         agent,
         timeout: REQUEST_MS,
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
       },
       (res) => {
         let text = '';
@@ -103,7 +107,10 @@ function post(agent: http.Agent, url: string, body: Body): Promise<{ status: num
 /** Asserts that `body` is stored as sent: a different body conflicts (40003), the same one replays. */
 async function expectStored(agent: http.Agent, url: string, body: Body, when: string): Promise<void> {
   const conflict = await post(agent, url, { ...body, name: `${body.name} changed` });
-  expect({ status: conflict.status, error: (JSON.parse(conflict.text) as { error?: number }).error }, `conflicting create of ${body.id} ${when}`).toEqual({
+  expect(
+    { status: conflict.status, error: (JSON.parse(conflict.text) as { error?: number }).error },
+    `conflicting create of ${body.id} ${when}`,
+  ).toEqual({
     status: 400,
     error: 40003,
   });
@@ -116,74 +123,72 @@ function freshBody(): Body {
   return id % 2 === 0 ? { id, name: `plant ${id}` } : { id, name: `plant ${id}`, tag: `tag ${id % 7}` };
 }
 
-test(
-  `keeps every acknowledged create across ${ROUNDS} SIGKILLs under load, and starts every time`,
-  async () => {
-    expect(fs.existsSync(CLI), `build the server first (npm run build): ${CLI} is missing`).toBe(true);
-    const acknowledged: Body[] = [];
-    let inFlightAtKills = 0;
-    let server = await start();
+test(`keeps every acknowledged create across ${ROUNDS} SIGKILLs under load, and starts every time`, async () => {
+  expect(fs.existsSync(CLI), `build the server first (npm run build): ${CLI} is missing`).toBe(true);
+  const acknowledged: Body[] = [];
+  let inFlightAtKills = 0;
+  let server = await start();
 
-    for (let round = 0; round < ROUNDS; round++) {
-      const agent = new http.Agent({ keepAlive: true });
-      const ackedThisRound: Body[] = [];
-      const unanswered: Body[] = [];
-      let killed = false;
-      const loadMs = 150 + ((round * 37) % 150);
-      const loops = Array.from({ length: LOOPS }, async () => {
-        // Bounded by count and time; in practice it ends at the kill, when the socket breaks.
-        const deadline = Date.now() + loadMs + STARTUP_MS;
-        for (let i = 0; i < 100_000 && Date.now() < deadline; i++) {
-          const body = freshBody();
-          try {
-            const res = await post(agent, server.url, body);
-            expect(res, `create ${body.id}`).toEqual({ status: 200, text: plantOf(body) });
-            ackedThisRound.push(body);
-          } catch (error) {
-            if (!killed) throw error;
-            unanswered.push(body);
-            return;
-          }
+  for (let round = 0; round < ROUNDS; round++) {
+    const agent = new http.Agent({ keepAlive: true });
+    const ackedThisRound: Body[] = [];
+    const unanswered: Body[] = [];
+    let killed = false;
+    const loadMs = 150 + ((round * 37) % 150);
+    const loops = Array.from({ length: LOOPS }, async () => {
+      // Bounded by count and time; in practice it ends at the kill, when the socket breaks.
+      const deadline = Date.now() + loadMs + STARTUP_MS;
+      for (let i = 0; i < 100_000 && Date.now() < deadline; i++) {
+        const body = freshBody();
+        try {
+          const res = await post(agent, server.url, body);
+          expect(res, `create ${body.id}`).toEqual({ status: 200, text: plantOf(body) });
+          ackedThisRound.push(body);
+        } catch (error) {
+          if (!killed) throw error;
+          unanswered.push(body);
+          return;
         }
-      });
-      await new Promise((resolve) => setTimeout(resolve, loadMs));
-      killed = true;
-      await kill(server);
-      await Promise.all(loops);
-      agent.destroy();
-      expect(ackedThisRound.length, `round ${round}: no create was answered before the kill`).toBeGreaterThan(0);
-      inFlightAtKills += unanswered.length;
-      acknowledged.push(...ackedThisRound);
-
-      server = await start();
-      const check = new http.Agent({ keepAlive: true, maxSockets: 8 });
-      // Every plant acknowledged in this round (the ones a lost tail would take) and a sample of the
-      // older ones. The conflicting create goes first: a replay alone cannot tell a kept plant from
-      // a lost one that it silently creates again.
-      const sample = [...ackedThisRound, ...acknowledged.filter((_, i) => i % 23 === round % 23)];
-      await Promise.all(sample.map((body) => expectStored(check, server.url, body, `after round ${round}`)));
-      // A create whose answer was lost in the crash is safe to retry: stored once, as sent.
-      for (const body of unanswered) {
-        expect(await post(check, server.url, body), `retry of unanswered ${body.id}`).toEqual({
-          status: 200,
-          text: plantOf(body),
-        });
-        acknowledged.push(body);
       }
-      check.destroy();
-    }
-
-    const final = new http.Agent({ keepAlive: true, maxSockets: 8 });
-    for (let i = 0; i < acknowledged.length; i += 200) {
-      await Promise.all(acknowledged.slice(i, i + 200).map((body) => expectStored(final, server.url, body, 'at the end')));
-    }
-    final.destroy();
+    });
+    await new Promise((resolve) => setTimeout(resolve, loadMs));
+    killed = true;
     await kill(server);
-    // The load really was cut mid-stream: some creates were in flight when a kill landed.
-    expect(inFlightAtKills).toBeGreaterThan(0);
-  },
-  120_000,
-);
+    await Promise.all(loops);
+    agent.destroy();
+    expect(ackedThisRound.length, `round ${round}: no create was answered before the kill`).toBeGreaterThan(0);
+    inFlightAtKills += unanswered.length;
+    acknowledged.push(...ackedThisRound);
+
+    server = await start();
+    const check = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    // Every plant acknowledged in this round (the ones a lost tail would take) and a sample of the
+    // older ones. The conflicting create goes first: a replay alone cannot tell a kept plant from
+    // a lost one that it silently creates again.
+    const sample = [...ackedThisRound, ...acknowledged.filter((_, i) => i % 23 === round % 23)];
+    await Promise.all(sample.map((body) => expectStored(check, server.url, body, `after round ${round}`)));
+    // A create whose answer was lost in the crash is safe to retry: stored once, as sent.
+    for (const body of unanswered) {
+      expect(await post(check, server.url, body), `retry of unanswered ${body.id}`).toEqual({
+        status: 200,
+        text: plantOf(body),
+      });
+      acknowledged.push(body);
+    }
+    check.destroy();
+  }
+
+  const final = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  for (let i = 0; i < acknowledged.length; i += 200) {
+    await Promise.all(
+      acknowledged.slice(i, i + 200).map((body) => expectStored(final, server.url, body, 'at the end')),
+    );
+  }
+  final.destroy();
+  await kill(server);
+  // The load really was cut mid-stream: some creates were in flight when a kill landed.
+  expect(inFlightAtKills).toBeGreaterThan(0);
+}, 120_000);
 
 test('refuses a second server on the same data file, naming the pid of the one that runs', async () => {
   const first = await start();

@@ -1,11 +1,7 @@
 // Shared by the server suites: servers that are always closed, and small request builders.
 import { afterEach } from 'vitest';
 import type { MemoryStore, PlantStore } from '@plant-store/core';
-import {
-  type PlantStoreServer,
-  type PlantStoreServerOptions,
-  startPlantStoreServer,
-} from '../src/index.js';
+import { type PlantStoreServer, type PlantStoreServerOptions, startPlantStoreServer } from '../src/index.js';
 
 /** The token the suites' servers accept unless a test says otherwise. */
 export const TOKEN = 'server-test-token';
@@ -17,7 +13,9 @@ afterEach(async () => {
 });
 
 /** A server on 127.0.0.1 and a free port, closed after the test. */
-export async function serve<S extends PlantStore = MemoryStore>(options: PlantStoreServerOptions<S> = {}): Promise<PlantStoreServer<S>> {
+export async function serve<S extends PlantStore = MemoryStore>(
+  options: PlantStoreServerOptions<S> = {},
+): Promise<PlantStoreServer<S>> {
   const server = await startPlantStoreServer<S>({ port: 0, tokens: [TOKEN], ...options });
   running.add(server);
   return server;
@@ -38,13 +36,15 @@ export function createPlant(
 
 /** The head of a raw POST /plants request (no body), for tests that frame the body themselves. */
 export function postHead(lines: readonly string[], path = '/plants'): string {
-  return [
-    `POST ${path} HTTP/1.1`,
-    'Host: 127.0.0.1',
-    `Authorization: Bearer ${TOKEN}`,
-    'Content-Type: application/json',
-    ...lines,
-  ].join('\r\n') + '\r\n\r\n';
+  return (
+    [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${TOKEN}`,
+      'Content-Type: application/json',
+      ...lines,
+    ].join('\r\n') + '\r\n\r\n'
+  );
 }
 
 /** A complete raw POST /plants request with a Content-Length. */

@@ -1,15 +1,7 @@
 // The node:http adapter on a real socket: bodies in every framing, limits, pipelining, 100-continue
 // and the JSON answers to requests the HTTP parser refuses.
 import { expect, it } from 'vitest';
-import {
-  RawConnection,
-  TOKEN,
-  createPlant,
-  exchangeUntilClose,
-  postHead,
-  postRaw,
-  serve,
-} from './helpers.js';
+import { RawConnection, TOKEN, createPlant, exchangeUntilClose, postHead, postRaw, serve } from './helpers.js';
 
 it('creates a plant from a chunked body sent in several writes', async () => {
   const server = await serve();
@@ -54,7 +46,8 @@ it('answers two pipelined requests sent in one write, in order, on one connectio
   const server = await serve();
   const { answers } = await exchangeUntilClose(
     server.port,
-    postRaw('{"id":1,"name":"First"}') + postRaw('{"id":2,"name":"Second"}', ['X-Request-Id: second', 'Connection: close']),
+    postRaw('{"id":1,"name":"First"}') +
+      postRaw('{"id":2,"name":"Second"}', ['X-Request-Id: second', 'Connection: close']),
   );
   expect(answers.map((a) => a.status)).toEqual([200, 200]);
   expect(answers.map((a) => JSON.parse(a.body))).toEqual([{ name: 'First' }, { name: 'Second' }]);
@@ -177,7 +170,10 @@ it('routes an absolute-form request target by its path', async () => {
   const server = await serve();
   const { answers } = await exchangeUntilClose(
     server.port,
-    postRaw('{"id":1,"name":"a"}', ['Connection: close']).replace('POST /plants', `POST http://127.0.0.1:${server.port}/plants?x=1`),
+    postRaw('{"id":1,"name":"a"}', ['Connection: close']).replace(
+      'POST /plants',
+      `POST http://127.0.0.1:${server.port}/plants?x=1`,
+    ),
   );
   expect(answers[0]?.status).toBe(200);
 });

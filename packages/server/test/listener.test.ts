@@ -17,7 +17,11 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 const post = (url: string, token: string, body: string) =>
-  fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
 
 it('serves the API under the path it is mounted at, and leaves the app its other routes', async () => {
   const plants = createPlantStoreListener({ basePath: '/plant-api' });

@@ -6,10 +6,16 @@ import { createRequestListener } from '../src/internal/request-listener.js';
 import { createTransportAnswers } from '../src/internal/transport-errors.js';
 import { RawConnection, TOKEN, createPlant, exchangeUntilClose, postHead, serve } from './helpers.js';
 
-function collector(): { lines: () => Array<Record<string, unknown>>; raw: () => string; write: (line: string) => void } {
+function collector(): {
+  lines: () => Array<Record<string, unknown>>;
+  raw: () => string;
+  write: (line: string) => void;
+} {
   let text = '';
   return {
-    write: (line) => void (text += line),
+    write: (line) => {
+      text += line;
+    },
     raw: () => text,
     lines: () =>
       text
@@ -104,7 +110,13 @@ it('logs an unexpected fault of the store as an error line without the request d
 
 it('answers the core 50001 and logs its request id when the app itself rejects (the last-resort 500)', async () => {
   const log = collector();
-  const state = { closing: false, inFlight: 0, onIdle: () => {}, logger: createLogger(log), answers: createTransportAnswers('') };
+  const state = {
+    closing: false,
+    inFlight: 0,
+    onIdle: () => {},
+    logger: createLogger(log),
+    answers: createTransportAnswers(''),
+  };
   const failing = { handle: () => Promise.reject(new Error('boom')) };
   const server = createServer(createRequestListener(failing, state, false));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -73,7 +73,9 @@ export async function openFileStore(options: FileStoreOptions): Promise<FileStor
   // node:path's about an argument the caller never passed.
   const file: unknown = (options as FileStoreOptions | null | undefined)?.path;
   if (typeof file !== 'string' || file === '') {
-    throw new TypeError(`openFileStore takes { path: string } (the log file); got ${typeof options === 'string' ? 'a string' : 'no path'}`);
+    throw new TypeError(
+      `openFileStore takes { path: string } (the log file); got ${typeof options === 'string' ? 'a string' : 'no path'}`,
+    );
   }
   return FileStoreEngine.open(file);
 }

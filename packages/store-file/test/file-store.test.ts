@@ -298,10 +298,7 @@ test('cuts away a last record whose checksum does not match', async () => {
 
 test('cuts away garbage appended after the last whole record, with or without zeros after it', async () => {
   const { bytes } = await threePlantLog();
-  const tails = [
-    Buffer.from('not a record\nneither {"id":"9","name":"x"}\n\n'),
-    Buffer.from('0000000 {"id":"9"}'),
-  ];
+  const tails = [Buffer.from('not a record\nneither {"id":"9","name":"x"}\n\n'), Buffer.from('0000000 {"id":"9"}')];
   for (const tail of tails) {
     for (const zeros of [0, 5000]) {
       fs.writeFileSync(file, Buffer.concat([bytes, tail, Buffer.alloc(zeros)]));
@@ -324,7 +321,13 @@ test('cuts away a record torn in the middle of preallocated zeros, keeping the o
     expect((await store.list()).map((p) => p.id)).toEqual([1n, 2n]);
     await store.insert({ id: 4n, name: 'after the cut' });
     await store.close();
-    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, lastStart), encodePlant({ id: 4n, name: 'after the cut' }, lastStart)]))).toBe(true);
+    expect(
+      fs
+        .readFileSync(file)
+        .equals(
+          Buffer.concat([bytes.subarray(0, lastStart), encodePlant({ id: 4n, name: 'after the cut' }, lastStart)]),
+        ),
+    ).toBe(true);
   }
 });
 
@@ -338,7 +341,9 @@ test('reads a zero-filled tail as unused space: reopens with every record and ap
     expect(await store.size()).toBe(3);
     await store.insert({ id: 4n, name: 'next' });
     await store.close();
-    expect(fs.readFileSync(file).equals(Buffer.concat([bytes, encodePlant({ id: 4n, name: 'next' }, bytes.length)]))).toBe(true);
+    expect(
+      fs.readFileSync(file).equals(Buffer.concat([bytes, encodePlant({ id: 4n, name: 'next' }, bytes.length)])),
+    ).toBe(true);
   }
 });
 
@@ -359,7 +364,11 @@ test('recovers every record from a file copied while the store was open, as a cr
   } finally {
     await recovered.close();
   }
-  expect(fs.readFileSync(crashed).equals(Buffer.concat([logical, encodePlant({ id: 6n, name: 'after the crash' }, logical.length)]))).toBe(true);
+  expect(
+    fs
+      .readFileSync(crashed)
+      .equals(Buffer.concat([logical, encodePlant({ id: 6n, name: 'after the crash' }, logical.length)])),
+  ).toBe(true);
 });
 
 test('zero-fills the file ahead of its last record while open, and close cuts it back to that record', async () => {
@@ -422,7 +431,13 @@ test('refuses to start on damage before intact records, naming the file and the 
   expect(fs.existsSync(`${file}.lock`)).toBe(false);
 });
 
-const EARLIER: Plant[][] = [[{ id: 1n, name: 'one' }], [{ id: 2n, name: 'two', tag: 't' }, { id: 3n, name: 'three' }]];
+const EARLIER: Plant[][] = [
+  [{ id: 1n, name: 'one' }],
+  [
+    { id: 2n, name: 'two', tag: 't' },
+    { id: 3n, name: 'three' },
+  ],
+];
 const LAST: Plant[] = Array.from({ length: 10 }, (_, i) => ({ id: BigInt(10 + i), name: `last batch ${i}` }));
 
 /** Writes `batches` through a store, one batch each, and checks it wrote exactly `logOf(...batches)`. */
@@ -459,7 +474,11 @@ test('cuts away a whole last batch torn with a hole in its first half and intact
     } finally {
       await store.close();
     }
-    expect(fs.readFileSync(file).equals(Buffer.concat([bytes.subarray(0, start), encodePlant({ id: 99n, name: 'after the cut' }, start)]))).toBe(true);
+    expect(
+      fs
+        .readFileSync(file)
+        .equals(Buffer.concat([bytes.subarray(0, start), encodePlant({ id: 99n, name: 'after the cut' }, start)])),
+    ).toBe(true);
     const again = await openFileStore({ path: file });
     expect(again.recovery).toMatchObject({ plants: 4, truncatedBytes: 0 });
     expect((await again.list()).map((p) => p.id)).toEqual([1n, 2n, 3n, 99n]);
@@ -474,7 +493,11 @@ test('cuts away a torn first batch, right after the header', async () => {
   torn.fill(0, HEADER_LINE.length, offsets[2]! + 5);
   fs.writeFileSync(file, torn);
   const store = await open();
-  expect(store.recovery).toMatchObject({ plants: 0, truncatedAt: HEADER_LINE.length, truncatedBytes: bytes.length - HEADER_LINE.length });
+  expect(store.recovery).toMatchObject({
+    plants: 0,
+    truncatedAt: HEADER_LINE.length,
+    truncatedBytes: bytes.length - HEADER_LINE.length,
+  });
   await store.insert({ id: 1n, name: 'first' });
   expect((await (await reopen(store)).list()).map((p) => p.id)).toEqual([1n]);
 });
@@ -512,7 +535,9 @@ test('refuses a record whose newline alone is damaged, between intact records, e
       fs.writeFileSync(file, damaged);
       const error = await openFileStore({ path: file }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'corrupt', offset: offsets[record], path: file });
-      expect((error as Error).message).toContain(`the newline ending this record, at byte ${offsets[record + 1]! - 1}, is damaged`);
+      expect((error as Error).message).toContain(
+        `the newline ending this record, at byte ${offsets[record + 1]! - 1}, is damaged`,
+      );
       expect(fs.readFileSync(file).equals(damaged)).toBe(true);
     }
   }
@@ -540,7 +565,11 @@ test('cuts a whole last batch torn by a hole that runs without a newline into it
   torn.fill(0, offsets[5]! + 3, offsets[12]!);
   fs.writeFileSync(file, torn);
   const store = await open();
-  expect(store.recovery).toMatchObject({ plants: 3, truncatedAt: offsets[3], truncatedBytes: bytes.length - offsets[3]! });
+  expect(store.recovery).toMatchObject({
+    plants: 3,
+    truncatedAt: offsets[3],
+    truncatedBytes: bytes.length - offsets[3]!,
+  });
   expect(store.recovery.reason).toContain('torn last batch');
 });
 
@@ -562,7 +591,10 @@ function replayPlant(i: number, label: string): Plant {
 test('cuts a torn last batch of more than 1024 records: every earlier plant intact, big and negative ids exact, the cut ids free again', async () => {
   // 1500 earlier plants in two batches, then a last batch of 1300: the cut falls inside a chunk of
   // 1024 that the last batch had filled, across a whole later chunk.
-  const earlier = [Array.from({ length: 700 }, (_, i) => replayPlant(i, 'kept')), Array.from({ length: 800 }, (_, i) => replayPlant(700 + i, 'kept'))];
+  const earlier = [
+    Array.from({ length: 700 }, (_, i) => replayPlant(i, 'kept')),
+    Array.from({ length: 800 }, (_, i) => replayPlant(700 + i, 'kept')),
+  ];
   const last = Array.from({ length: 1300 }, (_, i) => replayPlant(1500 + i, 'cut'));
   const bytes = logOf(...earlier, last);
   const offsets = offsetsOf(...earlier, last);
@@ -581,7 +613,8 @@ test('cuts a torn last batch of more than 1024 records: every earlier plant inta
   // The cut ids are free: they go in again, under other names, after the kept plants.
   const again = last.map((plant, i) => ({ id: plant.id, name: `again ${i}` }));
   for (const plant of again) expect(await store.insert(plant)).toEqual({ created: true });
-  for (const plant of earlier.flat()) expect(await store.insert({ ...plant, name: 'taken' })).toEqual({ created: false, existing: plant });
+  for (const plant of earlier.flat())
+    expect(await store.insert({ ...plant, name: 'taken' })).toEqual({ created: false, existing: plant });
   expect(await store.list()).toEqual([...earlier.flat(), ...again]);
   const reopened = await reopen(store);
   expect(reopened.recovery).toMatchObject({ plants: 2800, truncatedBytes: 0 });
@@ -595,19 +628,24 @@ test('replays ids of every length and sign exactly, and still refuses an id stor
   const store = await open();
   expect(await store.list()).toEqual(plants);
   for (const plant of plants) expect(await store.get(plant.id)).toEqual(plant);
-  for (const id of [1_000_000_000_000_000n, -999_999_999_999_999n, 2n ** 53n - 1n, 2n ** 62n - 1n]) expect(await store.get(id)).toBeUndefined();
+  for (const id of [1_000_000_000_000_000n, -999_999_999_999_999n, 2n ** 53n - 1n, 2n ** 62n - 1n])
+    expect(await store.get(id)).toBeUndefined();
   await store.close();
   for (const twice of [plants[3]!, plants[5]!, plants[6]!]) {
     const log = logOf(plants, [{ id: twice.id, name: 'again' }]);
     fs.writeFileSync(file, log);
-    await expect(openFileStore({ path: file })).rejects.toMatchObject({ code: 'corrupt', offset: offsetsOf(plants, [twice])[plants.length] });
+    await expect(openFileStore({ path: file })).rejects.toMatchObject({
+      code: 'corrupt',
+      offset: offsetsOf(plants, [twice])[plants.length],
+    });
   }
 });
 
 test('refuses an id outside int64 with a RangeError, writing nothing, rather than a log that replay would refuse', async () => {
   const store = await open();
   await store.insert({ id: 1n, name: 'one' });
-  for (const id of [2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n + 1n]) await expect(store.insert({ id, name: 'wrapped' })).rejects.toThrow(RangeError);
+  for (const id of [2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n + 1n])
+    await expect(store.insert({ id, name: 'wrapped' })).rejects.toThrow(RangeError);
   expect(await store.list()).toEqual([{ id: 1n, name: 'one' }]);
   expect(await (await reopen(store)).list()).toEqual([{ id: 1n, name: 'one' }]);
 });
@@ -645,7 +683,14 @@ test('refuses a plant store log of another format version, naming it, and leaves
   const header = '00000000 {"format":"plant-store-log","version":1}\n';
   const line = Buffer.from(header);
   // A correct checksum, so the file is read as a log header and its version is what gets refused.
-  line.write(zlib.crc32(line.subarray(9, line.length - 1)).toString(16).padStart(8, '0'), 0, 'latin1');
+  line.write(
+    zlib
+      .crc32(line.subarray(9, line.length - 1))
+      .toString(16)
+      .padStart(8, '0'),
+    0,
+    'latin1',
+  );
   fs.writeFileSync(file, line);
   await expect(openFileStore({ path: file })).rejects.toMatchObject({
     code: 'unsupported',
@@ -780,7 +825,13 @@ test('after a failed O_DSYNC write, rejects that batch and every later write, an
 
 test('group-commits concurrent inserts with write + fdatasync too, where O_DSYNC is not used', async () => {
   let fdatasyncs = 0;
-  const io: FileStoreIo = { ...NODE_IO, fdatasync: (fd) => (fdatasyncs++, NODE_IO.fdatasync(fd)) };
+  const io: FileStoreIo = {
+    ...NODE_IO,
+    fdatasync: (fd) => {
+      fdatasyncs++;
+      return NODE_IO.fdatasync(fd);
+    },
+  };
   const store = await FileStoreEngine.open(file, io, { dsync: false, preallocate: 0 });
   await Promise.all(Array.from({ length: 200 }, (_, i) => store.insert({ id: BigInt(i), name: 'x' })));
   expect(store.stats().syncs).toBe(fdatasyncs);

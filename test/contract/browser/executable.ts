@@ -84,7 +84,8 @@ function playwrightCache(host: ChromiumHost): string | undefined {
   if (configured !== undefined && configured !== '' && configured !== '0') return configured;
   if (host.platform === 'linux') return join(host.env.XDG_CACHE_HOME || join(host.home, '.cache'), 'ms-playwright');
   if (host.platform === 'darwin') return join(host.home, 'Library', 'Caches', 'ms-playwright');
-  if (host.platform === 'win32') return join(host.env.LOCALAPPDATA || join(host.home, 'AppData', 'Local'), 'ms-playwright');
+  if (host.platform === 'win32')
+    return join(host.env.LOCALAPPDATA || join(host.home, 'AppData', 'Local'), 'ms-playwright');
   return undefined;
 }
 

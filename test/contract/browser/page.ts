@@ -87,7 +87,11 @@ window.runContract = async (expectedRequests) => {
   const mocks = createPlantStoreHandlers({ baseUrl: API_ORIGIN, tokens: [TOKEN] });
   worker.resetHandlers(...mocks.handlers);
   const created = await createPlant(TOKEN, { id: 9007199254740993n, name: 'Fern' }, { baseUrl: API_ORIGIN });
-  const conflict = await createPlant(TOKEN, { id: 9007199254740993n, name: 'Ivy' }, { baseUrl: API_ORIGIN, requestId: 'browser-1' }).then(
+  const conflict = await createPlant(
+    TOKEN,
+    { id: 9007199254740993n, name: 'Ivy' },
+    { baseUrl: API_ORIGIN, requestId: 'browser-1' },
+  ).then(
     () => 'resolved',
     (error: { status?: unknown; code?: unknown; requestId?: unknown; name?: unknown }) => ({
       name: error.name,

@@ -15,9 +15,7 @@ export function newPlantBody(plant: NewPlant): string {
   const { id, name, tag } = plant;
   // A number past 2^53-1 has been rounded already by the time it reaches us: sending it would store
   // a different id than the caller wrote, so it must come as a bigint.
-  if (
-    typeof id === 'bigint' ? id < INT64_MIN || id > INT64_MAX : !Number.isSafeInteger(id)
-  ) {
+  if (typeof id === 'bigint' ? id < INT64_MIN || id > INT64_MAX : !Number.isSafeInteger(id)) {
     throw new TypeError(
       `id must be an integer between ${INT64_MIN} and ${INT64_MAX}; numbers above 2^53-1 must be passed as bigint (got ${id as number})`,
     );

@@ -33,9 +33,9 @@ export const clock = {
 export function retryDelay(retry: number, retryAfter: string | null | undefined): number {
   if (retryAfter) {
     const seconds = Number(retryAfter);
-    const ms = isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
+    const ms = Number.isNaN(seconds) ? Date.parse(retryAfter) - Date.now() : seconds * 1000;
     // A date in the past means now; an unreadable value falls through to the backoff.
-    if (!isNaN(ms)) return Math.min(Math.max(ms, 0), 60_000);
+    if (!Number.isNaN(ms)) return Math.min(Math.max(ms, 0), 60_000);
   }
   return clock.random() * Math.min(8000, 500 * 2 ** retry);
 }

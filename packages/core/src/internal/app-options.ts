@@ -2,7 +2,8 @@
 
 /** `limit` when it is a usable body limit in bytes; a TypeError otherwise. */
 export function checkBodyLimit(limit: number): number {
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError('bodyLimit must be a whole number of bytes, 0 or more');
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new TypeError('bodyLimit must be a whole number of bytes, 0 or more');
   return limit;
 }
 

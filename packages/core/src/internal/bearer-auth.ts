@@ -61,7 +61,9 @@ export function createBearerCheck(tokens: readonly string[] | 'any'): (header: s
  * in a response or a log). Configured tokens are compared in constant time, or the request id would be
  * a timing oracle for them beside the `Authorization` header.
  */
-export function createCredentialCheck(tokens: readonly string[] | 'any'): (value: string, authorization: string | null) => boolean {
+export function createCredentialCheck(
+  tokens: readonly string[] | 'any',
+): (value: string, authorization: string | null) => boolean {
   const encoder = new TextEncoder();
   const accepted = tokens === 'any' ? [] : tokens.map((t) => encoder.encode(t));
   return (value, authorization) => {

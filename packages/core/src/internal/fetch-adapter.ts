@@ -19,10 +19,7 @@ export function fromWebRequest(request: Request): PlantStoreRequest {
  * Reads a body stream whole, counting bytes as they arrive and cancelling the stream as soon as it
  * passes `limit`, so an endless or oversized upload is never buffered (the service's rules: 413 while streaming).
  */
-export async function readLimited(
-  body: ReadableStream<Uint8Array> | null,
-  limit: number,
-): Promise<Uint8Array | null> {
+export async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
   if (body === null) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -38,7 +38,9 @@ export class IdIndex {
   add(id: bigint | number): number {
     // Past int64 the halves would wrap onto another id's.
     if (!this.#split(id)) {
-      throw new RangeError(`plant id ${id} is ${typeof id === 'number' ? 'not a safe integer' : 'outside the int64 range'}`);
+      throw new RangeError(
+        `plant id ${id} is ${typeof id === 'number' ? 'not a safe integer' : 'outside the int64 range'}`,
+      );
     }
     // Grown before the lookup, so that the slot found is the one written and a failed allocation adds nothing.
     if (this.#size === this.#halves.length / 2) this.#grow();

@@ -38,37 +38,41 @@ SIGINT/SIGTERM stop accepting, finish requests in flight, flush the store and ex
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Reads the command line and the environment into server options; throws {@link UsageError}. */
-export function parseCli(argv: readonly string[], env: Env): CliCommand {
-  let values;
+/** The flags, as `parseArgs` reads them. */
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string', multiple: true },
+  'any-token': { type: 'boolean' },
+  'base-path': { type: 'string' },
+  'body-limit': { type: 'string' },
+  cors: { type: 'string', multiple: true },
+  data: { type: 'string' },
+  log: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+/** The flags of `argv`; throws {@link UsageError}. */
+function readFlags(argv: readonly string[]) {
   try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string', multiple: true },
-        'any-token': { type: 'boolean' },
-        'base-path': { type: 'string' },
-        'body-limit': { type: 'string' },
-        cors: { type: 'string', multiple: true },
-        data: { type: 'string' },
-        log: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }));
+    return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS }).values;
   } catch (error) {
     // A stray argument is most often a value given to a flag that takes none (`--any-token s3cret`),
     // which may be a secret, and parseArgs quotes it: this message may end up in a log.
     if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-      throw new UsageError('unexpected argument: this command takes no positional arguments (is it a value after a flag that takes none?)');
+      throw new UsageError(
+        'unexpected argument: this command takes no positional arguments (is it a value after a flag that takes none?)',
+      );
     }
     // The other messages of parseArgs name the flag ("Unknown option '--prot'"), never its value.
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Reads the command line and the environment into server options; throws {@link UsageError}. */
+export function parseCli(argv: readonly string[], env: Env): CliCommand {
+  const values = readFlags(argv);
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
 
@@ -98,7 +102,8 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
   } else if (values['any-token'] === true) {
     options.tokens = 'any';
   } else if (nonEmpty(env.PLANT_STORE_TOKENS) !== undefined) {
-    if (envAnyToken() === true) throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
+    if (envAnyToken() === true)
+      throw new UsageError('set either PLANT_STORE_TOKENS or PLANT_STORE_ANY_TOKEN, not both');
     options.tokens = checkTokens(splitList(env.PLANT_STORE_TOKENS ?? ''), 'PLANT_STORE_TOKENS');
   } else if (envAnyToken() === true) {
     options.tokens = 'any';
@@ -116,7 +121,8 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
     );
   }
 
-  const cors = values.cors ?? (nonEmpty(env.PLANT_STORE_CORS) !== undefined ? splitList(env.PLANT_STORE_CORS ?? '') : undefined);
+  const cors =
+    values.cors ?? (nonEmpty(env.PLANT_STORE_CORS) !== undefined ? splitList(env.PLANT_STORE_CORS ?? '') : undefined);
   if (cors !== undefined) {
     if (cors.length === 0 || cors.some((origin) => origin === '')) {
       throw new UsageError('--cors needs an origin such as https://app.example, or *');
@@ -148,9 +154,7 @@ function checkTokens(tokens: readonly string[], source: string): string[] {
   const bad = tokens.find((token) => !/^[A-Za-z0-9\-._~+/]+=*$/.test(token));
   if (bad !== undefined || tokens.length === 0) {
     // The value itself is not echoed: it is a secret, and this message may end up in a log.
-    throw new UsageError(
-      `${source}: a token must be 1 or more of A-Z a-z 0-9 - . _ ~ + / (then optional =)`,
-    );
+    throw new UsageError(`${source}: a token must be 1 or more of A-Z a-z 0-9 - . _ ~ + / (then optional =)`);
   }
   return [...tokens];
 }

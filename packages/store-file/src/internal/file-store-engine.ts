@@ -5,7 +5,15 @@ import { promisify } from 'node:util';
 import { PlantTable, toStoredPlant, type InsertResult, type PlantStore, type StoredPlant } from '@plant-store/core';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store.js';
 import { FileStoreError } from '../file-store-error.js';
-import { HEADER_LINE, batchField, lineBound, plantJson, scanLog, writeLine, type ReplaySink } from './file-store-format.js';
+import {
+  HEADER_LINE,
+  batchField,
+  lineBound,
+  plantJson,
+  scanLog,
+  writeLine,
+  type ReplaySink,
+} from './file-store-format.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 
 const close = promisify(fs.close);
@@ -201,7 +209,11 @@ export class FileStoreEngine implements PlantStore {
     const flags = fs.constants.O_RDWR | (dsync ? fs.constants.O_DSYNC : 0);
     const resolved = path.resolve(file);
     if (openInThisProcess.has(resolved)) {
-      throw new FileStoreError('locked', resolved, `${resolved} is already open in this process; close that store first.`);
+      throw new FileStoreError(
+        'locked',
+        resolved,
+        `${resolved} is already open in this process; close that store first.`,
+      );
     }
     openInThisProcess.add(resolved);
     let lock: HeldLock | undefined;
@@ -269,7 +281,14 @@ export class FileStoreEngine implements PlantStore {
       return { created: false, existing: pending.plant };
     }
     const { promise, resolve, reject } = deferred();
-    const record: PendingRecord = { kind: 'record', plant: stored, json: plantJson(stored), done: promise, resolve, reject };
+    const record: PendingRecord = {
+      kind: 'record',
+      plant: stored,
+      json: plantJson(stored),
+      done: promise,
+      resolve,
+      reject,
+    };
     this.#pending.set(stored.id, record);
     this.#queue.push(record);
     if (this.#queue.length >= this.#rejoinTarget) this.#release?.();

@@ -309,7 +309,11 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       // crash cannot leave that (a lost block takes the bytes before the newline with it), so the
       // write was whole, and may have been acknowledged, whichever batch this is.
       if (embedded - 1 > pos && intactBatch(buf, pos, embedded - 1) !== undefined) {
-        throw corrupt(path, pos, `the newline ending this record, at byte ${embedded - 1}, is damaged, though the records on both sides of it are intact`);
+        throw corrupt(
+          path,
+          pos,
+          `the newline ending this record, at byte ${embedded - 1}, is damaged, though the records on both sides of it are intact`,
+        );
       }
       after = intactBatch(buf, embedded, nl);
     }
@@ -335,7 +339,13 @@ export function scanLog(buf: Buffer, path: string, sink: ReplaySink): ScanResult
       // A batch is the last records replayed, so cutting it is cutting the sink back.
       sink.truncate(countBefore);
       count = countBefore;
-      return { count, end: batchStart, used, needsHeader: false, tornReason: `torn last batch (${reason} at byte ${pos})` };
+      return {
+        count,
+        end: batchStart,
+        used,
+        needsHeader: false,
+        tornReason: `torn last batch (${reason} at byte ${pos})`,
+      };
     }
     throw corrupt(
       path,
