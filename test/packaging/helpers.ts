@@ -18,7 +18,14 @@ const packagesRoot = process.env.PACKAGING_SNAPSHOT
   ? resolve(process.env.PACKAGING_SNAPSHOT)
   : join(repoRoot, 'packages');
 
-export const publishedPackages: PublishedPackage[] = ['core', 'store-file', 'client', 'server', 'msw'].map((short) => ({
+export const publishedPackages: PublishedPackage[] = [
+  'core',
+  'store-file',
+  'store-postgres',
+  'client',
+  'server',
+  'msw',
+].map((short) => ({
   name: `@plant-store/${short}`,
   dir: join(packagesRoot, short),
 }));

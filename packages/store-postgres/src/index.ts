@@ -1,0 +1,16 @@
+// The public surface of @plant-store/store-postgres, by name.
+
+// The store
+export { createPostgresStore } from './postgres-store.js';
+export type {
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresPoolStats,
+  PostgresStore,
+  PostgresStoreOptions,
+  PostgresStoreStats,
+} from './postgres-store.js';
+
+// Its errors (failures while serving are the core's StoreUnavailableError)
+export { PostgresStoreError } from './postgres-store-error.js';
+export type { PostgresStoreErrorCode } from './postgres-store-error.js';

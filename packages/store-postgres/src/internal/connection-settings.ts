@@ -1,0 +1,213 @@
+// Where and how to connect, resolved as libpq resolves it: a parameter of the connection URL wins over
+// its PG* environment variable, which wins over the default. Done here rather than left to `pg`,
+// whose PGSSLMODE handling differs from libpq's (it verifies the server's certificate for `require` and
+// has no `prefer`), so that a URL or an environment that works with psql means the same here.
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import type { ConnectionOptions } from 'node:tls';
+
+/** libpq's sslmode values. */
+export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
+
+const SSL_MODES: readonly string[] = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
+
+/** The URL query parameters understood, as libpq names them. */
+const URL_PARAMETERS = [
+  'host',
+  'port',
+  'user',
+  'password',
+  'dbname',
+  'sslmode',
+  'sslrootcert',
+  'sslcert',
+  'sslkey',
+  'connect_timeout',
+  'application_name',
+  'options',
+] as const;
+
+type Parameter = (typeof URL_PARAMETERS)[number];
+
+/** The environment variable libpq reads for each parameter. */
+const ENVIRONMENT: Record<Parameter, string> = {
+  host: 'PGHOST',
+  port: 'PGPORT',
+  user: 'PGUSER',
+  password: 'PGPASSWORD',
+  dbname: 'PGDATABASE',
+  sslmode: 'PGSSLMODE',
+  sslrootcert: 'PGSSLROOTCERT',
+  sslcert: 'PGSSLCERT',
+  sslkey: 'PGSSLKEY',
+  connect_timeout: 'PGCONNECT_TIMEOUT',
+  application_name: 'PGAPPNAME',
+  options: 'PGOPTIONS',
+};
+
+/** What the pool is configured with, plus the target to name in messages (never the password). */
+export interface ConnectionSettings {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  /** Undefined leaves it to `pg`, which then reads `~/.pgpass` as libpq does. */
+  readonly password: string | undefined;
+  readonly database: string;
+  readonly sslMode: SslMode;
+  /** TLS options for every mode but disable and allow; for prefer, without any check of the server. */
+  readonly ssl: ConnectionOptions | undefined;
+  /** Milliseconds, from connect_timeout / PGCONNECT_TIMEOUT, when one is set. */
+  readonly connectTimeout: number | undefined;
+  readonly applicationName: string;
+  readonly options: string | undefined;
+  /** `host:port`, for messages. */
+  readonly target: string;
+}
+
+/** What the caller gave, besides the URL and the environment. */
+export interface ConnectionInput {
+  readonly connectionString?: string | undefined;
+  readonly caFile?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The settings of `input`: the URL's parameters, else the PG* environment variables, else libpq's
+ * defaults. Refuses what is not a postgres URL, an unknown URL parameter and a bad sslmode or port with
+ * a TypeError that never repeats the URL (it may hold a password).
+ */
+export function resolveConnectionSettings(input: ConnectionInput): ConnectionSettings {
+  const env = input.env ?? process.env;
+  // An empty string, as an unset variable often arrives, means no URL: libpq's empty conninfo.
+  const fromUrl =
+    input.connectionString === undefined || input.connectionString === ''
+      ? {}
+      : parseConnectionUrl(input.connectionString);
+  const get = (name: Parameter): string | undefined => {
+    const value = fromUrl[name] ?? env[ENVIRONMENT[name]];
+    return value === '' ? undefined : value;
+  };
+
+  const host = get('host') ?? 'localhost';
+  const portText = get('port') ?? '5432';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65_535)
+    throw new TypeError(`the PostgreSQL port must be 1 to 65535; got ${JSON.stringify(portText)}`);
+  const user = get('user') ?? osUser();
+  const database = get('dbname') ?? user;
+
+  const sslModeText = get('sslmode') ?? 'prefer';
+  if (!SSL_MODES.includes(sslModeText))
+    throw new TypeError(`sslmode must be one of ${SSL_MODES.join(', ')}; got ${JSON.stringify(sslModeText)}`);
+  const sslMode = sslModeText as SslMode;
+  const rootCert = input.caFile ?? get('sslrootcert');
+
+  let connectTimeout: number | undefined;
+  const timeoutText = get('connect_timeout');
+  if (timeoutText !== undefined) {
+    // libpq: seconds, and 0 or less means wait forever; a minimum of 2 s.
+    const seconds = Number(timeoutText);
+    if (!Number.isInteger(seconds))
+      throw new TypeError(`connect_timeout must be a whole number of seconds; got ${JSON.stringify(timeoutText)}`);
+    if (seconds > 0) connectTimeout = Math.max(seconds, 2) * 1000;
+  }
+
+  return {
+    host,
+    port,
+    user,
+    password: get('password'),
+    database,
+    sslMode,
+    ssl: tlsOptions(sslMode, rootCert, get('sslcert'), get('sslkey')),
+    connectTimeout,
+    applicationName: get('application_name') ?? 'plant-store',
+    options: get('options'),
+    target: `${host}:${port}`,
+  };
+}
+
+/**
+ * TLS as libpq does it for each sslmode: `require` encrypts without checking the server, unless a root
+ * certificate is given, when it checks the chain as `verify-ca` does; `verify-ca` checks the chain but
+ * not the host name; `verify-full` checks both. `sslrootcert=system` uses the system's CAs.
+ */
+function tlsOptions(
+  mode: SslMode,
+  rootCert: string | undefined,
+  cert: string | undefined,
+  key: string | undefined,
+): ConnectionOptions | undefined {
+  if (mode === 'disable' || mode === 'allow') return undefined;
+  const clientCert = {
+    ...(cert !== undefined && { cert: readPem(cert, 'sslcert') }),
+    ...(key !== undefined && { key: readPem(key, 'sslkey') }),
+  };
+  const ca = rootCert === undefined || rootCert === 'system' ? undefined : readPem(rootCert, 'sslrootcert');
+  const verify = mode === 'verify-full' || mode === 'verify-ca' || (mode === 'require' && rootCert !== undefined);
+  if (!verify) return { rejectUnauthorized: false, ...clientCert };
+  if ((mode === 'verify-full' || mode === 'verify-ca') && rootCert === undefined) {
+    throw new TypeError(
+      `sslmode=${mode} needs a root certificate to check the server against: set the caFile option, sslrootcert in the URL or PGSSLROOTCERT (sslrootcert=system for the system's CAs)`,
+    );
+  }
+  return {
+    rejectUnauthorized: true,
+    ...(ca !== undefined && { ca }),
+    // pg names the host to TLS (servername), which checks it unless told not to.
+    ...(mode !== 'verify-full' && { checkServerIdentity: () => undefined }),
+    ...clientCert,
+  };
+}
+
+/** The query parameters, user, password, host, port and database of a postgres:// URL. */
+function parseConnectionUrl(text: string): Partial<Record<Parameter, string>> {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new TypeError('connectionString must be a postgres:// or postgresql:// URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new TypeError(`connectionString must be a postgres:// or postgresql:// URL; got a ${url.protocol} URL`);
+  }
+  const values: Partial<Record<Parameter, string>> = {};
+  const decode = (part: string, what: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      throw new TypeError(`the ${what} in connectionString is not valid percent-encoding`);
+    }
+  };
+  if (url.hostname !== '') values.host = decode(url.hostname.replace(/^\[(.*)\]$/, '$1'), 'host');
+  if (url.port !== '') values.port = url.port;
+  if (url.username !== '') values.user = decode(url.username, 'user name');
+  if (url.password !== '') values.password = decode(url.password, 'password');
+  const database = url.pathname.replace(/^\//, '');
+  if (database !== '') values.dbname = decode(database, 'database name');
+  for (const [name, value] of url.searchParams) {
+    if (!(URL_PARAMETERS as readonly string[]).includes(name)) {
+      throw new TypeError(
+        `connectionString has the parameter ${JSON.stringify(name)}, which the PostgreSQL store does not know; it knows ${URL_PARAMETERS.join(', ')}`,
+      );
+    }
+    values[name as Parameter] = value;
+  }
+  return values;
+}
+
+function readPem(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new TypeError(`cannot read the ${what} file ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'postgres';
+  }
+}

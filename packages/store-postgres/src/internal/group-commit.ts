@@ -1,0 +1,219 @@
+// Group commit: inserts that arrive together go to PostgreSQL as one multi-row statement, with a bounded
+// number of statements in flight. Each id has one candidate in this process (the first insert of it);
+// later inserts of that id, while the candidate waits or is in flight, get the candidate's result
+// instead of a statement of their own. Across processes, `ON CONFLICT (id) DO NOTHING` on the primary
+// key leaves one winner per id; a candidate the statement did not create gets the stored row from a
+// SELECT that follows, a new statement that sees the winner another server committed.
+import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@plant-store/core';
+import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
+import { breaksConnection, describe, isUnavailable } from './failures.js';
+import { decodeText, encodeText } from './text-codec.js';
+
+/** Rows in one statement at most, and the characters of their names and tags: a bound on its size. */
+const MAX_BATCH_ROWS = 500;
+const MAX_BATCH_CHARS = 4_000_000;
+/** How often a candidate whose row vanished between the insert and the select is tried again. */
+const MAX_ATTEMPTS = 3;
+
+interface Waiter {
+  readonly resolve: (result: InsertResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Candidate {
+  readonly plant: StoredPlant;
+  /** The id as decimal text, as it is sent and as it comes back. */
+  readonly key: string;
+  /** The candidate's own insert first, then the inserts of the same id that joined it. */
+  readonly waiters: Waiter[];
+  attempts: number;
+}
+
+interface StoredRow {
+  id: string;
+  name: string;
+  tag: string | null;
+}
+
+export interface GroupCommitOptions {
+  readonly pool: PostgresPool;
+  /** The table, schema-qualified and quoted. */
+  readonly table: string;
+  /** Statements in flight at most. */
+  readonly maxInFlight: number;
+  /** Names for prepared statements (parsed once per connection), or undefined for unnamed ones. */
+  readonly statementNames: { readonly insert: string; readonly select: string } | undefined;
+  /** `host:port`, for messages. */
+  readonly target: string;
+  /** The driver's type parsers with int8 as text, passed with every query. */
+  readonly types: unknown;
+}
+
+export class GroupCommit {
+  private readonly candidates = new Map<bigint, Candidate>();
+  private queue: Candidate[] = [];
+  private inFlight = 0;
+  private flushScheduled = false;
+  private idle: (() => void)[] = [];
+  private statements = 0;
+  private rows = 0;
+  private readonly insertSql: string;
+  private readonly selectSql: string;
+
+  constructor(private readonly options: GroupCommitOptions) {
+    this.insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
+    this.selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
+  }
+
+  /** Resolves once `plant` (already checked) is committed, or the id's stored plant is read. */
+  insert(plant: StoredPlant): Promise<InsertResult> {
+    return new Promise((resolve, reject) => {
+      const joined = this.candidates.get(plant.id);
+      if (joined !== undefined) {
+        joined.waiters.push({ resolve, reject });
+        return;
+      }
+      const candidate: Candidate = { plant, key: String(plant.id), waiters: [{ resolve, reject }], attempts: 0 };
+      this.candidates.set(plant.id, candidate);
+      this.enqueue(candidate);
+    });
+  }
+
+  /** Statements sent and rows they carried, statements in flight, candidates waiting for one. */
+  stats(): { statements: number; rows: number; inFlight: number; queued: number } {
+    return { statements: this.statements, rows: this.rows, inFlight: this.inFlight, queued: this.queue.length };
+  }
+
+  /** Resolves once nothing waits and nothing is in flight. */
+  drained(): Promise<void> {
+    if (this.candidates.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private enqueue(candidate: Candidate): void {
+    this.queue.push(candidate);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    // Inserts made in the same turn of the event loop share the statement.
+    queueMicrotask(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
+      let chars = 0;
+      let take = 0;
+      while (take < this.queue.length && take < MAX_BATCH_ROWS) {
+        const plant = this.queue[take]!.plant;
+        chars += plant.name.length + (plant.tag?.length ?? 0);
+        if (take > 0 && chars > MAX_BATCH_CHARS) break;
+        take++;
+      }
+      const batch = this.queue.splice(0, take);
+      this.inFlight++;
+      this.statements++;
+      this.rows += batch.length;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        this.flush();
+      });
+    }
+  }
+
+  /** One statement for `batch`, then a select for the ids it did not create; settles every waiter. */
+  private async run(batch: Candidate[]): Promise<void> {
+    let client: PostgresPoolClient | undefined;
+    let broken: unknown;
+    let sent = false;
+    try {
+      client = await this.options.pool.connect();
+      client.on('error', ignore);
+      sent = true;
+      const inserted = await client.query<{ id: string }>({
+        ...(this.options.statementNames && { name: this.options.statementNames.insert }),
+        text: this.insertSql,
+        values: [
+          batch.map((c) => c.key),
+          batch.map((c) => encodeText(c.plant.name)),
+          batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
+        ],
+        types: this.options.types,
+      });
+      const created = new Set(inserted.rows.map((row) => row.id));
+      const taken = batch.filter((c) => !created.has(c.key));
+      const stored = new Map<string, StoredRow>();
+      if (taken.length > 0) {
+        const found = await client.query<StoredRow>({
+          ...(this.options.statementNames && { name: this.options.statementNames.select }),
+          text: this.selectSql,
+          values: [taken.map((c) => c.key)],
+          types: this.options.types,
+        });
+        for (const row of found.rows) stored.set(row.id, row);
+      }
+      for (const candidate of batch) {
+        if (created.has(candidate.key)) {
+          this.settle(candidate, (waiter, i) =>
+            waiter.resolve(i === 0 ? { created: true } : { created: false, existing: candidate.plant }),
+          );
+          continue;
+        }
+        const row = stored.get(candidate.key);
+        if (row !== undefined) {
+          const existing = plantOfRow(row);
+          this.settle(candidate, (waiter) => waiter.resolve({ created: false, existing }));
+        } else if (++candidate.attempts < MAX_ATTEMPTS) {
+          // Taken when inserted, gone when read: deleted in between (by hand). Insert it again.
+          this.enqueue(candidate);
+        } else {
+          const error = new Error(
+            `plant ${candidate.key} was taken in ${this.options.table} at ${this.options.target} but could not be read back: its row keeps being deleted`,
+          );
+          this.settle(candidate, (waiter) => waiter.reject(error));
+        }
+      }
+    } catch (error) {
+      if (breaksConnection(error)) broken = error;
+      const failure = isUnavailable(error)
+        ? new StoreUnavailableError(unavailableMessage(error, this.options.target, sent), { cause: error })
+        : error;
+      for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
+    } finally {
+      if (client !== undefined) {
+        client.removeListener('error', ignore);
+        // A connection that failed is thrown away, not handed to the next batch.
+        client.release(broken === undefined ? undefined : (broken as Error));
+      }
+    }
+  }
+
+  private settle(candidate: Candidate, each: (waiter: Waiter, index: number) => void): void {
+    if (this.candidates.get(candidate.plant.id) === candidate) this.candidates.delete(candidate.plant.id);
+    candidate.waiters.forEach(each);
+    if (this.candidates.size === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+}
+
+/**
+ * What a failure means for an insert, in words: whether the plant may have been stored matters to an
+ * operator. `sent` says whether the statement had left for the database.
+ */
+function unavailableMessage(error: unknown, target: string, sent: boolean): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === '57014')
+    return `PostgreSQL at ${target} did not finish the insert in time (statement timeout); nothing was acknowledged`;
+  if (sent && breaksConnection(error)) {
+    return `the connection to PostgreSQL at ${target} was lost during the insert, so whether it committed is unknown; a retry replays or creates it: ${describe(error)}`;
+  }
+  return `PostgreSQL at ${target} is unavailable: ${describe(error)}`;
+}
+
+/** The plant a row stands for: strings decoded, NULL tag absent. */
+function plantOfRow(row: StoredRow): StoredPlant {
+  const plant = { id: BigInt(row.id), name: decodeText(row.name) };
+  return row.tag === null ? plant : { ...plant, tag: decodeText(row.tag) };
+}
+
+function ignore(): void {}
