@@ -2,9 +2,18 @@
 // The plant-store-server command: flags and environment in, a running server out, and a clean
 // shutdown on SIGINT/SIGTERM (the service's rules, reference server defaults).
 import { readFileSync } from 'node:fs';
-import { openFileStore, type FileStore } from '@plant-store/store-file';
-import { startPlantStoreServer, type PlantStoreServer } from './plant-store-server.js';
-import { type CliCommand, USAGE, UsageError, parseCli } from './internal/cli-options.js';
+import type { PlantStore, StoredPlant } from '@plant-store/core';
+import { openFileStore } from '@plant-store/store-file';
+import { createPostgresStore } from '@plant-store/store-postgres';
+import { type CliCommand, parseCli, type StoreChoice, USAGE, UsageError } from './internal/cli-options.js';
+import { type PlantStoreServer, startPlantStoreServer } from './plant-store-server.js';
+
+/** A store the CLI opened, the line the banner says of it, and how to let go of it. */
+interface OpenedStore {
+  readonly store?: PlantStore;
+  readonly banner?: string;
+  close(): Promise<void>;
+}
 
 async function main(): Promise<void> {
   let command: CliCommand;
@@ -26,36 +35,26 @@ async function main(): Promise<void> {
     process.stdout.write(`${pkg.version}\n`);
     return;
   }
+  if (command.kind === 'import') {
+    process.exit(await runImport(command.from.path, command.to));
+  }
 
-  const { options, data } = command;
-  let store: FileStore | undefined;
-  let server: PlantStoreServer;
+  const { options } = command;
+  let opened: OpenedStore | undefined;
+  let server: PlantStoreServer<PlantStore>;
   try {
-    if (data !== undefined) store = await openFileStore({ path: data });
-    server = await startPlantStoreServer({ ...options, ...(store !== undefined && { store }) });
+    opened = await openStore(command.store);
+    server = await startPlantStoreServer({ ...options, ...(opened.store !== undefined && { store: opened.store }) });
   } catch (error) {
     // Bad options (the core checks them) must not leave the data file open and locked.
-    await store?.close().catch(() => undefined);
-    process.stderr.write(
-      `plant-store-server: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
+    await opened?.close().catch(() => undefined);
+    fail('could not start', error);
   }
 
   // The banner goes out in one write: a program that waits for "listening on" then reads the
   // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
   const banner = [`Plant Store server listening on ${server.url}`];
-  if (store !== undefined) {
-    const recovery = store.recovery;
-    // What opening the file found, so an operator sees a repaired crash without reading the file.
-    const repaired =
-      recovery.truncatedBytes > 0
-        ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
-        : '';
-    banner.push(
-      `Data: ${data} (${recovery.created ? 'new file' : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`}${repaired})`,
-    );
-  }
+  if (opened.banner !== undefined) banner.push(opened.banner);
   if (options.tokens === undefined && server.tokens !== 'any') {
     banner.push(`Token: ${server.tokens.join(', ')}`);
   } else if (server.tokens === 'any') {
@@ -73,19 +72,101 @@ async function main(): Promise<void> {
     stopping = true;
     server
       .close()
-      .then(() => store?.close())
+      .then(() => opened.close())
       .then(
         () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(
-            `plant-store-server: shutdown failed: ${error instanceof Error ? error.message : String(error)}\n`,
-          );
-          process.exit(1);
-        },
+        (error: unknown) => fail('shutdown failed', error),
       );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** Opens the store the command line chose; the memory store is the server's own. */
+async function openStore(choice: StoreChoice): Promise<OpenedStore> {
+  if (choice.kind === 'memory') return { close: async () => {} };
+  if (choice.kind === 'file') {
+    const store = await openFileStore({ path: choice.path });
+    const { recovery } = store;
+    // What opening the file found, so an operator sees a repaired crash without reading the file.
+    const repaired =
+      recovery.truncatedBytes > 0
+        ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
+        : '';
+    const found = recovery.created
+      ? 'new file'
+      : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`;
+    return { store, banner: `Data: ${choice.path} (${found}${repaired})`, close: () => store.close() };
+  }
+  const store = await openPostgres(choice);
+  // host:port and the table: never the URL, which may hold a password.
+  return { store, banner: `Database: ${store.target}, table ${store.table}`, close: () => store.close() };
+}
+
+function openPostgres(choice: Extract<StoreChoice, { kind: 'postgres' }>) {
+  const { kind: _, ...options } = choice;
+  return createPostgresStore(options);
+}
+
+/**
+ * Copies every plant of a file store into PostgreSQL, in the file's order. Idempotent: a plant already
+ * in the table with the same name and tag counts as there; one with another name or tag under its id
+ * is a conflict, left as it is in the table and reported (exit 1).
+ */
+async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgres' }>): Promise<number> {
+  let from: Awaited<ReturnType<typeof openFileStore>> | undefined;
+  let into: Awaited<ReturnType<typeof openPostgres>> | undefined;
+  try {
+    from = await openFileStore({ path });
+    into = await openPostgres(to);
+    const plants = await from.list();
+    let created = 0;
+    let present = 0;
+    const conflicts: bigint[] = [];
+    // Chunks of concurrent inserts: the store sends each chunk as a few multi-row statements.
+    for (let start = 0; start < plants.length; start += 1000) {
+      const chunk = plants.slice(start, start + 1000);
+      const store = into;
+      const results = await Promise.all(chunk.map((plant) => store.insert(plant)));
+      results.forEach((result, i) => {
+        const plant = chunk[i]!;
+        if (result.created) created++;
+        else if (samePlant(result.existing, plant)) present++;
+        else conflicts.push(plant.id);
+      });
+    }
+    process.stdout.write(
+      `Imported ${path} into ${into.table} at ${into.target}: ${plants.length} plants, ${created} created, ${present} already there, ${conflicts.length} in conflict.\n`,
+    );
+    if (conflicts.length === 0) return 0;
+    const shown = conflicts.slice(0, 10).join(', ');
+    process.stderr.write(
+      `plant-store-server: ${conflicts.length} id${conflicts.length === 1 ? ' is' : 's are'} stored in the table with another name or tag, left as they are: ${shown}${conflicts.length > 10 ? ', …' : ''}\n`,
+    );
+    return 1;
+  } catch (error) {
+    process.stderr.write(
+      `plant-store-server: import failed: ${describe(error)}\nWhat was copied stays; running the import again copies the rest.\n`,
+    );
+    return error instanceof TypeError || error instanceof RangeError ? 2 : 1;
+  } finally {
+    await into?.close().catch(() => undefined);
+    await from?.close().catch(() => undefined);
+  }
+}
+
+function samePlant(a: StoredPlant, b: StoredPlant): boolean {
+  return a.name === b.name && a.tag === b.tag;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Prints why, and exits: 2 for a value the checks refused, 1 for a start that failed. */
+function fail(what: string, error: unknown): never {
+  process.stderr.write(`plant-store-server: ${what}: ${describe(error)}\n`);
+  process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
 }
 
 await main();

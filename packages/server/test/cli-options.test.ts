@@ -6,9 +6,75 @@ import { UsageError, parseCli } from '../src/internal/cli-options.js';
 const start = (argv: string[], env: Record<string, string> = {}) => {
   const command = parseCli(argv, env);
   if (command.kind !== 'start') throw new Error(`expected start, got ${command.kind}`);
-  // The data file is the CLI's own (it opens the file store); the rest are the server's options.
-  return command.data === undefined ? command.options : { ...command.options, data: command.data };
+  // The store is the CLI's own choice (it opens it); the rest are the server's options.
+  return command.store.kind === 'file' ? { ...command.options, data: command.store.path } : command.options;
 };
+
+const storeOf = (argv: string[], env: Record<string, string> = {}) => {
+  const command = parseCli(argv, env);
+  if (command.kind !== 'start') throw new Error(`expected start, got ${command.kind}`);
+  return command.store;
+};
+
+const URL_ = 'postgres://plants:s3cret@db.example:5432/plants';
+
+it('keeps plants in memory unless --data or --database says otherwise', () => {
+  expect(storeOf([])).toEqual({ kind: 'memory' });
+});
+
+it('reads --database and --database-wait, and their variables, the flag winning', () => {
+  expect(storeOf(['--database', URL_])).toEqual({ kind: 'postgres', connectionString: URL_ });
+  expect(storeOf(['--database', URL_, '--database-wait', '30'])).toEqual({
+    kind: 'postgres',
+    connectionString: URL_,
+    startTimeout: 30_000,
+  });
+  expect(storeOf([], { PLANT_STORE_DATABASE_URL: URL_, PLANT_STORE_DATABASE_WAIT: '0' })).toEqual({
+    kind: 'postgres',
+    connectionString: URL_,
+    startTimeout: 0,
+  });
+  expect(storeOf(['--database', 'postgresql://h/db'], { PLANT_STORE_DATABASE_URL: URL_ })).toEqual({
+    kind: 'postgres',
+    connectionString: 'postgresql://h/db',
+  });
+});
+
+it('refuses --data with --database, naming the import instead', () => {
+  expect(() => parseCli(['--data', 'plants.log', '--database', URL_], {})).toThrow(
+    /either --data .* or --database .*import/,
+  );
+  expect(() => parseCli(['--data', 'plants.log'], { PLANT_STORE_DATABASE_URL: URL_ })).toThrow(UsageError);
+});
+
+it('refuses a --database that is not a postgres URL without quoting it (it may hold a password)', () => {
+  for (const bad of ['mysql://u:s3cret@h/db', 's3cret', 'postgres://u:s3cret@[bad']) {
+    let message = '';
+    try {
+      parseCli(['--database', bad], {});
+    } catch (error) {
+      expect(error).toBeInstanceOf(UsageError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/--database must be a URL/);
+    expect(message).not.toContain('s3cret');
+  }
+});
+
+it('refuses a --database-wait that is not whole seconds, and one without --database', () => {
+  expect(() => parseCli(['--database', URL_, '--database-wait', '1.5'], {})).toThrow(/whole number of seconds/);
+  expect(() => parseCli(['--database-wait', '5'], {})).toThrow(/goes with --database/);
+});
+
+it('reads the import command: both stores named, nothing else', () => {
+  expect(parseCli(['import', '--data', 'plants.log', '--database', URL_], {})).toEqual({
+    kind: 'import',
+    from: { kind: 'file', path: 'plants.log' },
+    to: { kind: 'postgres', connectionString: URL_ },
+  });
+  expect(() => parseCli(['import', '--data', 'plants.log'], {})).toThrow(/import needs --data .* and --database/);
+  expect(() => parseCli(['import', '--data', 'p.log', '--database', URL_, '--port', '1'], {})).toThrow(/not --port/);
+});
 
 it('starts with no options at all, leaving every default to the server', () => {
   expect(start([])).toEqual({});

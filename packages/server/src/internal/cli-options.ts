@@ -6,17 +6,37 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** Where the CLI keeps plants: in memory, in a file store (`--data`), or in PostgreSQL (`--database`). */
+export type StoreChoice =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'file'; readonly path: string }
+  /** `startTimeout`: how long to wait for the database at start, in ms (`--database-wait`). */
+  | {
+      readonly kind: 'postgres';
+      readonly connectionString: string;
+      readonly startTimeout?: number;
+      readonly schema?: string;
+      readonly table?: string;
+    };
+
 /** What the command line asks for. */
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  /** `data`: the file of a file store (`--data`); without it plants live in memory. */
-  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions; readonly data?: string };
+  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions; readonly store: StoreChoice }
+  /** `plant-store-server import --data <file> --database <url>`: copy a file store's plants into PostgreSQL. */
+  | {
+      readonly kind: 'import';
+      readonly from: Extract<StoreChoice, { kind: 'file' }>;
+      readonly to: Extract<StoreChoice, { kind: 'postgres' }>;
+    };
 
 /** The `--help` text. */
 export const USAGE = `Usage: plant-store-server [options]
+       plant-store-server import --data <file> --database <url>
 
-Starts the Plant Store reference server (POST {base}/plants).
+Starts the Plant Store reference server (POST {base}/plants). \`import\` copies the plants of a --data
+file into the --database table (run it again: the same table), then exits.
 
 Options (each flag wins over its environment variable):
   --port <n>           TCP port, 0 for any free one        PLANT_STORE_PORT       (default 4010)
@@ -29,6 +49,13 @@ Options (each flag wins over its environment variable):
   --body-limit <size>  body limit: bytes, or with k / m    PLANT_STORE_BODY_LIMIT (default 1m)
   --cors <origin>      allowed origin or *, repeatable     PLANT_STORE_CORS       (comma-separated)
   --data <file>        durable store file                  PLANT_STORE_DATA       (default: memory)
+  --database <url>     PostgreSQL, postgres://user:pass@host:port/db (PG* variables fill in the rest)
+                                                           PLANT_STORE_DATABASE_URL
+  --database-wait <s>  how long to wait for the database   PLANT_STORE_DATABASE_WAIT (default 10)
+                       to accept a connection at start
+  --database-schema <name>, --database-table <name>
+                       where the plants are                PLANT_STORE_DATABASE_SCHEMA, _TABLE
+                                                           (default public, plants)
   --log                JSON request log on stderr          PLANT_STORE_LOG        (1/true)
   -h, --help           show this help
   -v, --version        show the version
@@ -48,6 +75,10 @@ const FLAGS = {
   'body-limit': { type: 'string' },
   cors: { type: 'string', multiple: true },
   data: { type: 'string' },
+  database: { type: 'string' },
+  'database-wait': { type: 'string' },
+  'database-schema': { type: 'string' },
+  'database-table': { type: 'string' },
   log: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -72,6 +103,7 @@ function readFlags(argv: readonly string[]) {
 
 /** Reads the command line and the environment into server options; throws {@link UsageError}. */
 export function parseCli(argv: readonly string[], env: Env): CliCommand {
+  if (argv[0] === 'import') return parseImport(argv.slice(1), env);
   const values = readFlags(argv);
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
@@ -130,12 +162,64 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
     options.cors = cors.includes('*') ? '*' : cors;
   }
 
-  const data = values.data ?? nonEmpty(env.PLANT_STORE_DATA);
+  const store = storeChoice(values, env);
 
   const log = values.log ?? parseFlag(env.PLANT_STORE_LOG, 'PLANT_STORE_LOG');
   if (log === true) options.log = true;
 
-  return { kind: 'start', options, ...(data !== undefined && { data }) };
+  return { kind: 'start', options, store };
+}
+
+type Flags = ReturnType<typeof readFlags>;
+
+/** `--data` or `--database` (or neither: memory), never both: one store per server. */
+function storeChoice(values: Flags, env: Env): StoreChoice {
+  const data = values.data ?? nonEmpty(env.PLANT_STORE_DATA);
+  const database = values.database ?? nonEmpty(env.PLANT_STORE_DATABASE_URL);
+  if (data !== undefined && database !== undefined) {
+    throw new UsageError(
+      'give either --data (a file store) or --database (PostgreSQL), not both; to move a file into the database, run plant-store-server import',
+    );
+  }
+  if (data !== undefined) return { kind: 'file', path: data };
+  if (database !== undefined) return postgresChoice(database, values, env);
+  for (const flag of ['database-wait', 'database-schema', 'database-table'] as const) {
+    if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --database`);
+  }
+  return { kind: 'memory' };
+}
+
+function postgresChoice(url: string, values: Flags, env: Env): Extract<StoreChoice, { kind: 'postgres' }> {
+  // The URL is never quoted back: it may hold a password, and this message may end up in a log.
+  if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
+    throw new UsageError('--database must be a URL such as postgres://user:password@host:5432/database');
+  }
+  // Their form is checked by the store, whose TypeError the CLI reports with exit code 2.
+  const schema = values['database-schema'] ?? nonEmpty(env.PLANT_STORE_DATABASE_SCHEMA);
+  const table = values['database-table'] ?? nonEmpty(env.PLANT_STORE_DATABASE_TABLE);
+  const where = { ...(schema !== undefined && { schema }), ...(table !== undefined && { table }) };
+  const wait = values['database-wait'] ?? nonEmpty(env.PLANT_STORE_DATABASE_WAIT);
+  if (wait === undefined) return { kind: 'postgres', connectionString: url, ...where };
+  const seconds = /^\d{1,6}$/.test(wait.trim()) ? Number(wait.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(seconds)) {
+    const source = values['database-wait'] !== undefined ? '--database-wait' : 'PLANT_STORE_DATABASE_WAIT';
+    throw new UsageError(`${source} must be a whole number of seconds, got ${JSON.stringify(wait)}`);
+  }
+  return { kind: 'postgres', connectionString: url, startTimeout: seconds * 1000, ...where };
+}
+
+/** `import --data <file> --database <url>`: both stores named, nothing else taken. */
+function parseImport(argv: readonly string[], env: Env): CliCommand {
+  const values = readFlags(argv);
+  const unrelated = Object.keys(values).filter((flag) => flag !== 'data' && !flag.startsWith('database'));
+  if (unrelated.length > 0)
+    throw new UsageError(`import takes --data and the --database flags only, not --${unrelated[0]}`);
+  const data = values.data ?? nonEmpty(env.PLANT_STORE_DATA);
+  const database = values.database ?? nonEmpty(env.PLANT_STORE_DATABASE_URL);
+  if (data === undefined || database === undefined) {
+    throw new UsageError('import needs --data <file> (the file store to read) and --database <url> (where to copy it)');
+  }
+  return { kind: 'import', from: { kind: 'file', path: data }, to: postgresChoice(database, values, env) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
