@@ -23,7 +23,11 @@ await build({
   alias: {
     '@plant-store/core': join(root, 'packages/core/src/index.ts'),
     '@plant-store/store-file': join(root, 'packages/store-file/src/index.ts'),
+    '@plant-store/store-postgres': join(root, 'packages/store-postgres/src/index.ts'),
   },
+  // The workspace's packages come from their sources (above); the others (pg, pino, prom-client) from
+  // node_modules, as they are: some of them load modules in ways a bundle cannot follow.
+  packages: 'external',
   logLevel: 'warning',
 });
 

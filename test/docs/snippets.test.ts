@@ -70,11 +70,16 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     const bound = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    let signalled = false;
     const poll =
       options.stopOnPort === undefined
         ? undefined
         : setInterval(async () => {
-            if (await answers(options.stopOnPort!)) child.kill('SIGTERM');
+            // A server program goes on after its port opens (it registers its signal handlers once
+            // startPlantStoreServer resolves), so it gets a moment before the signal.
+            if (signalled || !(await answers(options.stopOnPort!)) || signalled) return;
+            signalled = true;
+            setTimeout(() => child.kill('SIGTERM'), 500);
           }, 100);
     child.on('exit', (code) => {
       clearTimeout(bound);

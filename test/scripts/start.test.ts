@@ -16,7 +16,11 @@ it('serves from the sources, then drains and exits 0 on SIGTERM, its server with
         out += chunk;
         if (out.includes('Token: ')) resolve(out);
       });
-      child.on('exit', () => reject(new Error(`exited before its banner: ${out}`)));
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk;
+      });
+      child.on('exit', () => reject(new Error(`exited before its banner: ${out}${err}`)));
     });
     const url = /listening on (\S+)/.exec(banner)![1]!;
     const token = /Token: (\S+)/.exec(banner)![1]!;

@@ -1,15 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import {
-  createPlantStoreApp,
   type CorsOptions,
+  createMemoryStore,
+  createPlantStoreApp,
   type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
+  StoreUnavailableError,
 } from '@plant-store/core';
 import { ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
-import { createLogger, describeError, type Logger } from './internal/logger.js';
+import { createLogger, describeError, LOG_LEVELS, type Logger, type LogLevel } from './internal/logger.js';
+import type { Metrics } from './internal/metrics.js';
 import { createTransportAnswers } from './internal/transport-errors.js';
 
 /** Where JSON log lines go: anything with a `write(string)`, such as a stream or a test's collector. */
@@ -45,6 +48,8 @@ export interface PlantStoreListenerOptions<S extends PlantStore = MemoryStore> {
    * Default: off.
    */
   readonly log?: boolean | LogSink;
+  /** The least severe lines the log writes: `debug`, `info` (every request), `warn` or `error`. Default `info`. */
+  readonly logLevel?: LogLevel;
 }
 
 /**
@@ -88,12 +93,19 @@ export function createPlantStoreListener<S extends PlantStore = MemoryStore>(
   options: PlantStoreListenerOptions<S> = {},
 ): PlantStoreListener<S> {
   const parts = createListenerParts(options);
-  return Object.assign(parts.listener, { app: parts.app, tokens: parts.tokens, store: parts.app.store });
+  // Without metrics the app writes to the store itself, so its store is `S`.
+  return Object.assign(parts.listener, {
+    app: parts.app as PlantStoreApp<S>,
+    tokens: parts.tokens,
+    store: parts.store,
+  });
 }
 
 /** What a listener is made of, for the reference server, which also drains and answers on sockets. */
 export interface ListenerParts<S extends PlantStore> {
-  readonly app: PlantStoreApp<S>;
+  /** The app; its store is `store`, or `store` timed for the metrics. */
+  readonly app: PlantStoreApp<PlantStore>;
+  readonly store: S;
   readonly tokens: readonly string[] | 'any';
   readonly state: ListenerState;
   readonly logger: Logger | undefined;
@@ -103,23 +115,49 @@ export interface ListenerParts<S extends PlantStore> {
   readonly continueListener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/** What the reference server adds to a listener: its logger (one per process) and its metrics. */
+export interface ListenerExtras {
+  readonly logger?: Logger | undefined;
+  readonly metrics?: Metrics | undefined;
+}
+
 /** Builds the app and the listeners over it; throws the core's TypeError or RangeError on bad options. */
-export function createListenerParts<S extends PlantStore>(options: PlantStoreListenerOptions<S>): ListenerParts<S> {
+export function createListenerParts<S extends PlantStore>(
+  options: PlantStoreListenerOptions<S>,
+  extras: ListenerExtras = {},
+): ListenerParts<S> {
   const tokens = options.tokens ?? [generateToken()];
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
+    throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
+  }
   const logger =
-    options.log === undefined || options.log === false
+    extras.logger ??
+    (options.log === undefined || options.log === false
       ? undefined
-      : createLogger(options.log === true ? process.stderr : options.log);
-  const app = createPlantStoreApp<S>({
+      : createLogger(options.log === true ? 'stderr' : options.log, {
+          ...(options.logLevel !== undefined && { level: options.logLevel }),
+        }));
+  // Without a store option S is its default, MemoryStore: the cast is what that default means.
+  const store = options.store ?? (createMemoryStore() as unknown as S);
+  const app = createPlantStoreApp<PlantStore>({
     tokens,
-    ...(options.store !== undefined && { store: options.store }),
+    store: extras.metrics === undefined ? store : extras.metrics.timed(store),
     ...(options.basePath !== undefined && { basePath: options.basePath }),
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),
     onError: (error, requestId) => {
       // A client that leaves mid-body is not a fault of the server.
       if (error instanceof ClientClosedError) return;
-      logger?.error({ requestId, event: 'fault', error: describeError(error) });
+      // The store's outage is logged once, when its health check fails; each 503 is in its request line.
+      if (StoreUnavailableError.is(error)) {
+        logger?.debug('store unavailable for a request', {
+          requestId,
+          event: 'store-unavailable',
+          error: describeError(error),
+        });
+        return;
+      }
+      logger?.error('fault', { requestId, event: 'fault', error: describeError(error) });
     },
   });
   const state: ListenerState = {
@@ -127,10 +165,12 @@ export function createListenerParts<S extends PlantStore>(options: PlantStoreLis
     inFlight: 0,
     onIdle: () => {},
     logger,
+    metrics: extras.metrics,
     answers: createTransportAnswers(app.basePath),
   };
   return {
     app,
+    store,
     tokens,
     state,
     logger,

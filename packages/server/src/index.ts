@@ -2,7 +2,12 @@
 
 // The server
 export { startPlantStoreServer } from './plant-store-server.js';
-export type { PlantStoreServer, PlantStoreServerOptions, PlantStoreServerTimeouts } from './plant-store-server.js';
+export type {
+  PlantStoreOpsOptions,
+  PlantStoreServer,
+  PlantStoreServerOptions,
+  PlantStoreServerTimeouts,
+} from './plant-store-server.js';
 
 // A listener for a node:http server of your own (plain node:http, Express, Fastify's serverFactory)
 export { createPlantStoreListener, generateToken } from './create-plant-store-listener.js';

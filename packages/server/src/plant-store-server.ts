@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { MemoryStore, PlantStore } from '@plant-store/core';
+import { createMemoryStore, type MemoryStore, type PlantStore } from '@plant-store/core';
+import { version as VERSION } from '../package.json';
 import { createListenerParts, type PlantStoreListenerOptions } from './create-plant-store-listener.js';
 import type { ListenerState } from './internal/request-listener.js';
-import type { Logger } from './internal/logger.js';
+import { createLogger, LOG_LEVELS, type Logger } from './internal/logger.js';
+import { createMetrics, type Metrics } from './internal/metrics.js';
+import { createOpsServer, Readiness } from './internal/ops.js';
 import {
   answerForClientError,
   newRequestId,
@@ -35,6 +38,20 @@ export interface PlantStoreServerOptions<S extends PlantStore = MemoryStore> ext
   readonly host?: string;
   /** Time limits; see {@link PlantStoreServerTimeouts}. */
   readonly timeouts?: PlantStoreServerTimeouts;
+  /**
+   * The operations listener, on a port of its own: `GET /livez`, `/readyz` (the store's health,
+   * start-up and shutdown) and `/metrics` (Prometheus). No authentication: bind it where only the
+   * orchestrator and Prometheus reach. Default: off.
+   */
+  readonly ops?: PlantStoreOpsOptions;
+}
+
+/** Where the operations listener listens. */
+export interface PlantStoreOpsOptions {
+  /** TCP port; `0` picks a free one. */
+  readonly port: number;
+  /** Interface. Default: the server's `host`. */
+  readonly host?: string;
 }
 
 /** A running reference server. */
@@ -49,6 +66,8 @@ export interface PlantStoreServer<S extends PlantStore = MemoryStore> {
   readonly tokens: readonly string[] | 'any';
   /** The store plants are written to. */
   readonly store: S;
+  /** The operations listener's base URL (`http://127.0.0.1:9090`), when `ops` was given. */
+  readonly opsUrl?: string;
   /**
    * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeout`), closes
    * idle keep-alive sockets, then closes the store when it is the server's own (no `store` option
@@ -80,25 +99,60 @@ const DEFAULTS = {
  * await server.close();
  * ```
  */
-export async function startPlantStoreServer<S extends PlantStore = MemoryStore>(
+export function startPlantStoreServer<S extends PlantStore = MemoryStore>(
   options: PlantStoreServerOptions<S> = {},
+): Promise<PlantStoreServer<S>> {
+  return startServer(options, {});
+}
+
+/** What a cluster worker adds: its number on every log line, and metrics for the primary to sum. */
+export interface WorkerExtras {
+  readonly worker?: number;
+  /** Make the metrics even without an operations listener (the primary serves them). */
+  readonly metrics?: (metrics: Metrics) => void;
+  /** Called with the process's readiness once it listens, for the primary's /readyz. */
+  readonly readiness?: (readiness: Readiness) => void;
+}
+
+export async function startServer<S extends PlantStore>(
+  options: PlantStoreServerOptions<S>,
+  worker: WorkerExtras,
 ): Promise<PlantStoreServer<S>> {
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new RangeError(`port must be an integer from 0 to 65535, got ${String(port)}`);
-  }
+  checkPort(port, 'port');
+  if (options.ops !== undefined) checkPort(options.ops.port, 'ops.port');
   const timeouts = { ...DEFAULTS, ...definedOnly(options.timeouts) };
   for (const [name, value] of Object.entries(timeouts)) {
     if (!Number.isInteger(value) || value <= 0) {
       throw new RangeError(`timeouts.${name} must be a positive number of milliseconds`);
     }
   }
-  const { app, tokens, state, logger, listener, continueListener } = createListenerParts(options);
+  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
+    throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const logger =
+    options.log === undefined || options.log === false
+      ? undefined
+      : createLogger(options.log === true ? 'stderr' : options.log, {
+          ...(options.logLevel !== undefined && { level: options.logLevel }),
+          ...(worker.worker !== undefined && { worker: worker.worker }),
+        });
   // A store the caller gave stays open after close(): its owner closes it. The default memory store
   // is the server's own.
   const ownsStore = options.store === undefined;
+  // Without a store option S is its default, MemoryStore: the cast is what that default means.
+  const store = options.store ?? (createMemoryStore() as unknown as S);
+  const metrics =
+    options.ops !== undefined || worker.metrics !== undefined ? createMetrics(store, { version: VERSION }) : undefined;
+  if (metrics !== undefined) worker.metrics?.(metrics);
+  const { app, tokens, state, listener, continueListener } = createListenerParts(
+    { ...options, store },
+    { logger, metrics },
+  );
   const answers = await state.answers;
+  const readiness = new Readiness(store, logger);
+  worker.readiness?.(readiness);
 
   const server = createServer({
     // Node rejects a headers timeout above the request timeout.
@@ -126,36 +180,76 @@ export async function startPlantStoreServer<S extends PlantStore = MemoryStore>(
   // Error body. Without a listener Node would cut the socket without an answer.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     const requestId = newRequestId();
-    logger?.warn({ requestId, event: 'connect', status: answers.connectRefused.status });
+    logger?.warn('CONNECT refused', { requestId, event: 'connect', status: answers.connectRefused.status });
     answerOnSocket(socket, answers.connectRefused, requestId);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     onClientError(error, socket, answers, logger);
   });
 
+  // The operations listener comes first: /livez answers and /readyz says "starting" meanwhile.
+  const ops =
+    options.ops === undefined || metrics === undefined
+      ? undefined
+      : createOpsServer({
+          readiness: async () => ({
+            ready: readiness.state === 'ready',
+            state: readiness.state,
+            reason: readiness.reason,
+          }),
+          metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+        });
+  const opsHost = options.ops?.host ?? host;
   try {
+    if (ops !== undefined) await listen(ops, options.ops!.port, opsHost);
     await listen(server, port, host);
+    await readiness.start();
   } catch (error) {
-    if (ownsStore) await app.store.close?.();
+    ops?.close();
+    if (ownsStore) await store.close?.();
     throw error;
   }
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const urlOf = (listening: Server, on: string) => {
+    const address = listening.address();
+    const actual = typeof address === 'object' && address !== null ? address.port : 0;
+    return { port: actual, url: `http://${on.includes(':') ? `[${on}]` : on}:${actual}` };
+  };
+  const api = urlOf(server, host);
+  const opsUrl = ops === undefined ? undefined : urlOf(ops, opsHost).url;
+  logger?.info('listening', {
+    event: 'start',
+    url: `${api.url}${app.basePath}`,
+    ...(opsUrl !== undefined && { opsUrl }),
+    readiness: readiness.state,
+  });
 
   return {
-    url: `http://${urlHost}:${actualPort}${app.basePath}`,
-    port: actualPort,
+    url: `${api.url}${app.basePath}`,
+    port: api.port,
     host,
     tokens,
-    store: app.store,
+    store,
+    ...(opsUrl !== undefined && { opsUrl }),
     close() {
-      closing ??= shutdown(server, state, timeouts.shutdownTimeout, async () => {
-        if (ownsStore) await app.store.close?.();
-      });
+      closing ??= (async () => {
+        readiness.drain();
+        logger?.info('draining', { event: 'drain', inFlight: state.inFlight });
+        await shutdown(server, state, timeouts.shutdownTimeout, async () => {
+          if (ownsStore) await store.close?.();
+        });
+        if (ops !== undefined) await new Promise<void>((resolve) => ops.close(() => resolve()));
+        logger?.info('stopped', { event: 'stop' });
+        logger?.flush();
+      })();
       return closing;
     },
   };
+}
+
+function checkPort(port: number, name: string): void {
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${String(port)}`);
+  }
 }
 
 function definedOnly(timeouts: PlantStoreServerTimeouts | undefined): PlantStoreServerTimeouts {
@@ -214,7 +308,7 @@ function onClientError(
   }
   const answer = answerForClientError(answers, error.code);
   const requestId = newRequestId();
-  logger?.warn({ requestId, event: 'client-error', code: error.code, status: answer.status });
+  logger?.warn('unparsable request', { requestId, event: 'client-error', code: error.code, status: answer.status });
   answerOnSocket(socket, answer, requestId);
 }
 

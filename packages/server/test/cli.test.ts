@@ -89,7 +89,9 @@ it('takes its options from the environment and does not print tokens it was give
   for (let i = 0; i < 100 && !result.stderr.includes('\n'); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  expect(JSON.parse(result.stderr.split('\n')[0] ?? '')).toMatchObject({ status: 200, path: '/api/plants' });
+  const request = () => result.stderr.split('\n').find((line) => line.includes('"message":"request"'));
+  for (let i = 0; i < 100 && request() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(JSON.parse(request() ?? '')).toMatchObject({ status: 200, path: '/api/plants' });
 });
 
 it('lets a flag win over its environment variable', async () => {

@@ -8,6 +8,8 @@ import { RawConnection, TOKEN, createPlant, exchangeUntilClose, postHead, serve 
 
 function collector(): {
   lines: () => Array<Record<string, unknown>>;
+  /** The request lines only (the server also logs its start and stop). */
+  requests: () => Array<Record<string, unknown>>;
   raw: () => string;
   write: (line: string) => void;
 } {
@@ -17,12 +19,16 @@ function collector(): {
       text += line;
     },
     raw: () => text,
-    lines: () =>
-      text
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () => parse(text),
+    requests: () => parse(text).filter((line) => line['message'] === 'request'),
   };
+}
+
+function parse(text: string): Array<Record<string, unknown>> {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Waits (bounded, 5 s) until `done` holds; the assertions after it say what was expected. */
@@ -34,9 +40,10 @@ it('logs one JSON line per request with time, level, request id, method, path, s
   const log = collector();
   const server = await serve({ log });
   await createPlant(server, '{"id":1,"name":"Fern"}', { 'x-request-id': 'log-test-1' });
-  const [line] = log.lines();
+  const [line] = log.requests();
   expect(line).toMatchObject({
     level: 'info',
+    message: 'request',
     requestId: 'log-test-1',
     method: 'POST',
     path: '/plants',
@@ -57,7 +64,7 @@ it('never logs the token, the Authorization header, the query string or the body
   await createPlant(server, '{"id":2,"name":"x"}', { authorization: 'Bearer wrong-token-secret' });
   await createPlant(server, 'not json body-secret');
   const raw = log.raw();
-  expect(log.lines()).toHaveLength(3);
+  expect(log.requests()).toHaveLength(3);
   for (const secret of [TOKEN, 'wrong-token-secret', 'query-secret', 'body-secret', 'Bearer']) {
     expect(raw).not.toContain(secret);
   }
@@ -68,9 +75,9 @@ it('keeps a hostile path inside its JSON string, so it cannot forge a log line o
   const server = await serve({ log });
   const path = '/plants"},"level":"forged","x":{"';
   await exchangeUntilClose(server.port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  const lines = log.lines();
+  const lines = log.requests();
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatchObject({ level: 'info', path, status: 404 });
+  expect(lines[0]).toMatchObject({ level: 'info', path, status: 404, errorCode: 40401 });
 });
 
 it('logs a parser failure as a warning with its request id, and a client that left as aborted, never as an error', async () => {
@@ -115,6 +122,7 @@ it('answers the core 50001 and logs its request id when the app itself rejects (
     inFlight: 0,
     onIdle: () => {},
     logger: createLogger(log),
+    metrics: undefined,
     answers: createTransportAnswers(''),
   };
   const failing = { handle: () => Promise.reject(new Error('boom')) };

@@ -453,8 +453,9 @@ async function createIfAbsent(client: PostgresPoolClient, statement: string, sta
     await client.query({ text: statement });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    // IF NOT EXISTS still races in the catalog: the other store created it first.
-    if (code === '23505' || code === '42P07' || code === '42P06') return;
+    // IF NOT EXISTS still races in the catalog: the other store created it first. The race shows as a
+    // unique violation in a catalog, the table or schema existing, or the table's row type existing.
+    if (code === '23505' || code === '42P07' || code === '42P06' || code === '42710') return;
     if (code === '42501') {
       throw new PostgresStoreError(
         'refused',

@@ -1,13 +1,23 @@
+import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
 
-/** One log line's fields besides `time` and `level`. Values are written with `JSON.stringify`. */
+/** The levels a log can be set to, least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** One log line's fields besides `time`, `level` and `message`. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
-/** Writes one JSON object per line. */
+/** Writes one JSON object per line: `time`, `level`, `message`, then the fields. */
 export interface Logger {
-  info(fields: LogFields): void;
-  warn(fields: LogFields): void;
-  error(fields: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  /** Whether lines of `level` are written (to skip building fields that would be dropped). */
+  enabled(level: LogLevel): boolean;
+  /** Writes out what is buffered (before the process exits). */
+  flush(): void;
 }
 
 // A path is client-controlled and may be up to the header limit long; a log line need not be.
@@ -19,18 +29,33 @@ export function pathForLog(path: string): string {
 }
 
 /**
- * A logger writing JSON lines to `sink`. Every value goes through `JSON.stringify`, so a
- * client-controlled string (path, method, request id) cannot forge a line or a field. Callers
- * never pass a token, the `Authorization` header or a body: the fields are chosen at each call.
+ * A logger writing JSON lines to `sink` (`'stderr'`: file descriptor 2, buffered and flushed at
+ * exit), through pino. Every value is JSON-encoded, so a client-controlled string (path, method,
+ * request id) cannot forge a line or a field. Callers never pass a token, a password, the
+ * `Authorization` header or a body: the fields are chosen at each call. `worker` goes on every line.
  */
-export function createLogger(sink: LogSink): Logger {
-  const write = (level: string, fields: LogFields): void => {
-    sink.write(`${JSON.stringify({ time: new Date().toISOString(), level, ...fields })}\n`);
-  };
+export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLevel; worker?: number } = {}): Logger {
+  const destination =
+    sink === 'stderr' ? pino.destination({ dest: 2, sync: false, minLength: 0 }) : (sink as pino.DestinationStream);
+  const log = pino(
+    {
+      level: options.level ?? 'info',
+      messageKey: 'message',
+      base: options.worker === undefined ? undefined : { worker: options.worker },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
   return {
-    info: (fields) => write('info', fields),
-    warn: (fields) => write('warn', fields),
-    error: (fields) => write('error', fields),
+    debug: (message, fields) => log.debug(fields ?? {}, message),
+    info: (message, fields) => log.info(fields ?? {}, message),
+    warn: (message, fields) => log.warn(fields ?? {}, message),
+    error: (message, fields) => log.error(fields ?? {}, message),
+    enabled: (level) => log.isLevelEnabled(level),
+    flush: () => {
+      if (sink === 'stderr') (destination as ReturnType<typeof pino.destination>).flushSync();
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
 import { NodeRequest, pathOf } from './node-request.js';
-import { type Logger, describeError, pathForLog } from './logger.js';
+import { describeError, type Logger, pathForLog } from './logger.js';
+import { errorCodeOf, type Metrics } from './metrics.js';
 import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
 /** What the listener shares with the server that owns it. */
@@ -13,6 +14,8 @@ export interface ListenerState {
   /** Called when `inFlight` drops, so a closing server can let go of idle sockets at once. */
   onIdle: () => void;
   readonly logger: Logger | undefined;
+  /** Request counts and durations, when the server exposes metrics. */
+  readonly metrics: Metrics | undefined;
   /** The answers the server gives without the core (built once, asynchronously, at creation). */
   readonly answers: Promise<TransportAnswers>;
 }
@@ -28,7 +31,7 @@ export function createRequestListener(
   expectsContinue: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    const started = state.logger === undefined ? 0 : performance.now();
+    const started = state.logger === undefined && state.metrics === undefined ? 0 : performance.now();
     state.inFlight++;
     // RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host. Node would send
     // an empty 400 itself; doing it here keeps the JSON Error body every failure promises.
@@ -43,7 +46,7 @@ export function createRequestListener(
         // The core turns its faults into 500s itself; reaching this is a bug, still never a hang.
         // The 500 says its request id identifies the fault in the log, so the log line names it.
         const requestId = newRequestId();
-        state.logger?.error({ requestId, event: 'unhandled', error: describeError(error) });
+        state.logger?.error('unhandled fault', { requestId, event: 'unhandled', error: describeError(error) });
         void state.answers.then((answers) => sendAnswer(state, req, res, answers.internalError, started, requestId));
       },
     );
@@ -61,7 +64,7 @@ function send(
   const requestId = response.headers['x-request-id'];
   if (res.destroyed) {
     // The client left (or a timeout cut it off and was answered already); nothing to write.
-    finish(state, req, request.path, undefined, requestId, started);
+    finish(state, req, request.path, undefined, undefined, requestId, started);
     return;
   }
   // A copy, because the core may share one headers object between answers. Object.assign, not a
@@ -78,7 +81,7 @@ function send(
   if (state.closing || request.overflowed || !req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
   res.end(response.body);
-  finish(state, req, request.path, response.status, requestId, started);
+  finish(state, req, request.path, response.status, response.body, requestId, started);
 }
 
 function sendAnswer(
@@ -98,7 +101,7 @@ function sendAnswer(
     });
     res.end(answer.body);
   }
-  finish(state, req, pathOf(req.url ?? '/'), answer.status, requestId, started);
+  finish(state, req, pathOf(req.url ?? '/'), answer.status, answer.body, requestId, started);
 }
 
 function finish(
@@ -106,20 +109,27 @@ function finish(
   req: IncomingMessage,
   path: string,
   status: number | undefined,
+  body: string | undefined,
   requestId: string | undefined,
   started: number,
 ): void {
   state.inFlight--;
-  if (state.logger !== undefined) {
-    // Only these fields: never a header value (the Authorization header), a query or a body.
-    state.logger.info({
-      requestId,
-      method: req.method,
-      path: pathForLog(path),
-      // No status: the answer was never written because the client had gone.
-      status: status ?? 'aborted',
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
+  if (started !== 0) {
+    const ms = performance.now() - started;
+    state.metrics?.observeRequest(status, body, ms / 1000);
+    if (state.logger?.enabled('info')) {
+      // Only these fields: never a header value (the Authorization header), a query or a body.
+      const code = errorCodeOf(body);
+      state.logger.info('request', {
+        requestId,
+        method: req.method,
+        path: pathForLog(path),
+        // No status: the answer was never written because the client had gone.
+        status: status ?? 'aborted',
+        durationMs: Math.round(ms * 100) / 100,
+        ...(code !== '' && { errorCode: Number(code) }),
+      });
+    }
   }
   if (state.closing && state.inFlight === 0) state.onIdle();
 }
