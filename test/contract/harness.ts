@@ -1,8 +1,19 @@
 // The contract suite's shared vocabulary: what a case is, what a transport observed, and how the two
 // are compared. Runs in Node and, bundled, in the browser page, so it imports nothing of node:*.
 
-/** The ways the same core is reached: in memory, node:http, MSW, and served by other runtimes. */
-export type TransportName = 'core' | 'server' | 'msw-node' | 'msw-browser' | 'bun' | 'deno' | 'workerd';
+/**
+ * The ways the same core is reached: in memory, node:http (on the memory store, and on PostgreSQL), MSW,
+ * and served by other runtimes.
+ */
+export type TransportName =
+  | 'core'
+  | 'server'
+  | 'server-postgres'
+  | 'msw-node'
+  | 'msw-browser'
+  | 'bun'
+  | 'deno'
+  | 'workerd';
 
 /** One request exactly as sent: the method, the path under the origin, headers and body bytes. */
 export interface RawRequest {

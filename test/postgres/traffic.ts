@@ -1,0 +1,216 @@
+// Real traffic for the end-to-end tests on PostgreSQL: plant-store-server processes on one table, creates
+// sent over keep-alive HTTP/1.1 connections, a bounded load generator that records every answer, and the
+// checks made once it stops (every acknowledged plant is in the table, and is answered the same when sent
+// again). Every wait is bounded; the servers are killed after each test (cli-process.ts).
+import { Agent, request } from 'node:http';
+import { listening, type Run, run } from '../../packages/server/test/cli-process.js';
+
+/** The bearer token every server of these tests accepts. */
+export const TOKEN = 'e2e-t0ken';
+
+/** One server process and the origin it listens on. */
+export interface ServerProcess {
+  readonly run: Run;
+  readonly origin: string;
+}
+
+/** Starts `count` plant-store-server processes at once with `args` (the --database flags), on free ports. */
+export async function startServers(args: readonly string[], count = 2): Promise<ServerProcess[]> {
+  const runs = Array.from({ length: count }, () =>
+    run([...args, '--port', '0', '--host', '127.0.0.1', '--token', TOKEN]),
+  );
+  const urls = await Promise.all(runs.map((each) => listening(each)));
+  return runs.map((each, index) => ({ run: each, origin: new URL(urls[index]!).origin }));
+}
+
+/** What a server answered to one create. */
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly retryAfter: string | undefined;
+}
+
+/** Sends one create, `body` as given, on `agent`'s connections; rejects on a network error or after `ms`. */
+export function sendCreate(agent: Agent, origin: string, body: string, ms = 10_000): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${origin}/plants`,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('close', () => {
+          if (!res.complete) reject(new Error('the answer was cut short'));
+        });
+        res.on('end', () => {
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), retryAfter });
+        });
+      },
+    );
+    req.setTimeout(ms, () => req.destroy(new Error(`no answer within ${ms} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The create the load sends for `id`: the name is derived from the id, so any answer can be checked. */
+export const plantBody = (id: bigint) => `{"id":${id},"name":"plant ${id}"}`;
+/** The body of a 200 (created or replayed) for {@link plantBody}. */
+export const plantAnswer = (id: bigint) => `{"name":"plant ${id}"}`;
+
+/** The `error` code of an Error body, if it is one. */
+export function errorCode(body: string): number | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown };
+    return typeof parsed.error === 'number' ? parsed.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One create the load sent, and what came of it. */
+export interface Sent {
+  readonly id: bigint;
+  /** The index of the origin it went to. */
+  readonly server: number;
+  /** What the test's `phase()` said when the create was sent. */
+  readonly phase: string;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  /** The answer, or undefined when the connection failed (then `error` says how). */
+  readonly answer?: Answer;
+  readonly error?: string;
+}
+
+export interface LoadOptions {
+  readonly origins: readonly string[];
+  /** Creates in flight at once, each caller sending its next one when answered. */
+  readonly concurrency: number;
+  /** Read as each create is sent, and recorded with it. */
+  readonly phase?: () => string;
+  /** The load stops by itself after this long, whatever the test does. */
+  readonly maxMs: number;
+}
+
+/** A running load: every create sent so far, with its answer. */
+export interface Load {
+  readonly sent: readonly Sent[];
+  /** The creates answered 200: the plants a client was told are stored. */
+  acknowledged(): Sent[];
+  /** Stops sending, waits for the creates in flight, and closes the connections. */
+  stop(): Promise<void>;
+}
+
+// Above 2^53, where a double would merge neighbouring ids.
+const FIRST_ID = 2n ** 53n + 1n;
+
+/**
+ * Starts `concurrency` callers sending creates of new plants (unique ids from one counter, each id to
+ * the origin `id mod origins.length`) over keep-alive connections until stopped or `maxMs` has passed.
+ * A caller that gets no 200 pauses 5 ms, so a server that refuses fast does not turn the load into a spin.
+ */
+export function startLoad(options: LoadOptions): Load {
+  const agent = new Agent({ keepAlive: true });
+  const sent: Sent[] = [];
+  const deadline = Date.now() + options.maxMs;
+  let next = FIRST_ID;
+  let stopped = false;
+  const callers = Array.from({ length: options.concurrency }, async () => {
+    while (!stopped && Date.now() < deadline) {
+      const id = next++;
+      const server = Number(id % BigInt(options.origins.length));
+      const phase = options.phase?.() ?? '';
+      const sentAt = Date.now();
+      try {
+        const answer = await sendCreate(agent, options.origins[server]!, plantBody(id));
+        sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), answer });
+        if (answer.status === 200) continue;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), error: message });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+  return {
+    sent,
+    acknowledged: () => sent.filter((each) => each.answer?.status === 200),
+    stop: async () => {
+      stopped = true;
+      await Promise.all(callers);
+      agent.destroy();
+    },
+  };
+}
+
+/** Polls until `condition` holds, `ms` at most; resolves to the milliseconds it took. */
+export async function waitFor(ms: number, what: string, condition: () => boolean | Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    if (await condition()) return Date.now() - start;
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Runs one statement on the test's database. */
+export type Query = <Row extends object>(sql: string, values?: unknown[]) => Promise<Row[]>;
+
+/**
+ * The acknowledged creates whose plant is not in `table` (a quoted, qualified name) exactly as sent:
+ * missing, or stored with another name or a tag.
+ */
+export async function lostPlants(query: Query, table: string, acknowledged: readonly Sent[]): Promise<bigint[]> {
+  const rows = await query<{ id: string; name: string; tag: string | null }>(
+    `SELECT id::text AS id, name, tag FROM ${table} WHERE id = ANY ($1::bigint[])`,
+    [acknowledged.map((each) => String(each.id))],
+  );
+  const stored = new Map(rows.map((row) => [row.id, row]));
+  return acknowledged
+    .filter((each) => {
+      const row = stored.get(String(each.id));
+      return row === undefined || row.name !== `plant ${each.id}` || row.tag !== null;
+    })
+    .map((each) => each.id);
+}
+
+/**
+ * Sends every acknowledged create again (32 at a time, spread over `origins`) and returns those not
+ * answered 200 with the same body: a replay must give back exactly what the first answer said.
+ */
+export async function answeredDifferently(
+  origins: readonly string[],
+  acknowledged: readonly Sent[],
+): Promise<string[]> {
+  const agent = new Agent({ keepAlive: true });
+  const different: string[] = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < acknowledged.length) {
+          const { id } = acknowledged[next++]!;
+          const origin = origins[Number(id % BigInt(origins.length))]!;
+          const answer = await sendCreate(agent, origin, plantBody(id)).catch((error: unknown) => String(error));
+          if (typeof answer === 'string') different.push(`${id}: ${answer}`);
+          else if (answer.status !== 200 || answer.body !== plantAnswer(id)) {
+            different.push(`${id}: ${answer.status} ${answer.body}`);
+          }
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return different;
+}
