@@ -1,19 +1,14 @@
 #!/usr/bin/env node
 // The plant-store-server command: flags and environment in, a running server out, and a clean
 // shutdown on SIGINT/SIGTERM (the service's rules, reference server defaults).
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import type { PlantStore, StoredPlant } from '@plant-store/core';
 import { openFileStore } from '@plant-store/store-file';
-import { createPostgresStore } from '@plant-store/store-postgres';
 import { type CliCommand, parseCli, type StoreChoice, USAGE, UsageError } from './internal/cli-options.js';
+import { runPrimary, runWorker } from './internal/cluster.js';
+import { type OpenedStore, openPostgres, openStore } from './internal/open-store.js';
 import { type PlantStoreServer, startPlantStoreServer } from './plant-store-server.js';
-
-/** A store the CLI opened, the line the banner says of it, and how to let go of it. */
-interface OpenedStore {
-  readonly store?: PlantStore;
-  readonly banner?: string;
-  close(): Promise<void>;
-}
 
 async function main(): Promise<void> {
   let command: CliCommand;
@@ -39,6 +34,12 @@ async function main(): Promise<void> {
     process.exit(await runImport(command.from.path, command.to));
   }
 
+  if (command.workers !== undefined) {
+    if (cluster.isPrimary) await runPrimary(command, (banner) => process.stdout.write(banner));
+    else await runWorker(command, fail);
+    return;
+  }
+
   const { options } = command;
   let opened: OpenedStore | undefined;
   let server: PlantStoreServer<PlantStore>;
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   // The banner goes out in one write: a program that waits for "listening on" then reads the
   // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
   const banner = [`Plant Store server listening on ${server.url}`];
+  if (server.opsUrl !== undefined) banner.push(`Operations: ${server.opsUrl}/livez, /readyz, /metrics`);
   if (opened.banner !== undefined) banner.push(opened.banner);
   if (options.tokens === undefined && server.tokens !== 'any') {
     banner.push(`Token: ${server.tokens.join(', ')}`);
@@ -80,32 +82,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-}
-
-/** Opens the store the command line chose; the memory store is the server's own. */
-async function openStore(choice: StoreChoice): Promise<OpenedStore> {
-  if (choice.kind === 'memory') return { close: async () => {} };
-  if (choice.kind === 'file') {
-    const store = await openFileStore({ path: choice.path });
-    const { recovery } = store;
-    // What opening the file found, so an operator sees a repaired crash without reading the file.
-    const repaired =
-      recovery.truncatedBytes > 0
-        ? `; cut ${recovery.truncatedBytes} bytes of a torn last write (${recovery.reason ?? 'incomplete record'})`
-        : '';
-    const found = recovery.created
-      ? 'new file'
-      : `${recovery.plants} plant${recovery.plants === 1 ? '' : 's'} replayed`;
-    return { store, banner: `Data: ${choice.path} (${found}${repaired})`, close: () => store.close() };
-  }
-  const store = await openPostgres(choice);
-  // host:port and the table: never the URL, which may hold a password.
-  return { store, banner: `Database: ${store.target}, table ${store.table}`, close: () => store.close() };
-}
-
-function openPostgres(choice: Extract<StoreChoice, { kind: 'postgres' }>) {
-  const { kind: _, ...options } = choice;
-  return createPostgresStore(options);
 }
 
 /**

@@ -218,6 +218,7 @@ export async function startServer<S extends PlantStore>(
   const opsUrl = ops === undefined ? undefined : urlOf(ops, opsHost).url;
   logger?.info('listening', {
     event: 'start',
+    pid: process.pid,
     url: `${api.url}${app.basePath}`,
     ...(opsUrl !== undefined && { opsUrl }),
     readiness: readiness.state,

@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { PlantStoreServerOptions } from '../plant-store-server.js';
 
 /** A flag or environment value the CLI cannot use; the CLI prints it and exits with code 2. */
@@ -23,7 +25,13 @@ export type StoreChoice =
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  | { readonly kind: 'start'; readonly options: PlantStoreServerOptions; readonly store: StoreChoice }
+  /** `workers`: how many processes serve (`--workers`); without it the server is this one process. */
+  | {
+      readonly kind: 'start';
+      readonly options: PlantStoreServerOptions;
+      readonly store: StoreChoice;
+      readonly workers?: number;
+    }
   /** `plant-store-server import --data <file> --database <url>`: copy a file store's plants into PostgreSQL. */
   | {
       readonly kind: 'import';
@@ -56,7 +64,14 @@ Options (each flag wins over its environment variable):
   --database-schema <name>, --database-table <name>
                        where the plants are                PLANT_STORE_DATABASE_SCHEMA, _TABLE
                                                            (default public, plants)
-  --log                JSON request log on stderr          PLANT_STORE_LOG        (1/true)
+  --log                JSON log lines on stderr            PLANT_STORE_LOG        (1/true)
+  --log-level <level>  debug, info (each request), warn,   PLANT_STORE_LOG_LEVEL  (default info)
+                       error
+  --ops-port <n>       operations listener: /livez,        PLANT_STORE_OPS_PORT   (default: off)
+                       /readyz, /metrics
+  --ops-host <addr>    its interface                       PLANT_STORE_OPS_HOST   (default: --host)
+  --workers <n|auto>   serve from n processes (auto: one   PLANT_STORE_WORKERS    (needs --database)
+                       per core) sharing the port
   -h, --help           show this help
   -v, --version        show the version
 
@@ -80,6 +95,10 @@ const FLAGS = {
   'database-schema': { type: 'string' },
   'database-table': { type: 'string' },
   log: { type: 'boolean' },
+  'log-level': { type: 'string' },
+  'ops-port': { type: 'string' },
+  'ops-host': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -166,11 +185,48 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
 
   const log = values.log ?? parseFlag(env.PLANT_STORE_LOG, 'PLANT_STORE_LOG');
   if (log === true) options.log = true;
+  const logLevel = values['log-level'] ?? nonEmpty(env.PLANT_STORE_LOG_LEVEL);
+  if (logLevel !== undefined) {
+    if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+      const source = values['log-level'] !== undefined ? '--log-level' : 'PLANT_STORE_LOG_LEVEL';
+      throw new UsageError(`${source} must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+    }
+    options.logLevel = logLevel as LogLevel;
+  }
 
-  return { kind: 'start', options, store };
+  const opsPort = values['ops-port'] ?? nonEmpty(env.PLANT_STORE_OPS_PORT);
+  const opsHost = values['ops-host'] ?? nonEmpty(env.PLANT_STORE_OPS_HOST);
+  if (opsPort !== undefined) {
+    const port = parsePort(opsPort, values['ops-port'] !== undefined ? '--ops-port' : 'PLANT_STORE_OPS_PORT');
+    options.ops = { port, ...(opsHost !== undefined && { host: opsHost }) };
+  } else if (opsHost !== undefined) {
+    throw new UsageError('--ops-host goes with --ops-port');
+  }
+
+  const workers = parseWorkers(values.workers ?? nonEmpty(env.PLANT_STORE_WORKERS), values.workers !== undefined);
+  if (workers !== undefined && store.kind !== 'postgres') {
+    throw new UsageError(
+      `--workers needs --database: ${store.kind === 'file' ? 'a --data file is locked by one process' : 'plants in memory live in one process'}, so the workers could not share them. Run one process, or keep the plants in PostgreSQL.`,
+    );
+  }
+
+  return { kind: 'start', options, store, ...(workers !== undefined && { workers }) };
 }
 
 type Flags = ReturnType<typeof readFlags>;
+
+/** `--workers <n|auto>`: 1 to 256 processes, or one per core. */
+function parseWorkers(value: string | undefined, fromFlag: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === 'auto') return availableParallelism();
+  const count = /^\d{1,3}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!(count >= 1 && count <= 256)) {
+    throw new UsageError(
+      `${fromFlag ? '--workers' : 'PLANT_STORE_WORKERS'} must be a number of processes from 1 to 256, or auto, got ${JSON.stringify(value)}`,
+    );
+  }
+  return count;
+}
 
 /** `--data` or `--database` (or neither: memory), never both: one store per server. */
 function storeChoice(values: Flags, env: Env): StoreChoice {

@@ -1,0 +1,273 @@
+// --workers: the reference server on every core with node:cluster. The primary forks the workers,
+// which share the API port; it makes the token once, serves the operations listener (readiness from
+// the workers, metrics summed over them), replaces a worker that dies, and drains them all on
+// SIGTERM. A worker whose primary is gone drains and exits, so none is left holding the port.
+import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
+import { AggregatorRegistry } from 'prom-client';
+import { generateToken } from '../create-plant-store-listener.js';
+import { startServer } from '../plant-store-server.js';
+import type { CliCommand } from './cli-options.js';
+import { createLogger, describeError } from './logger.js';
+import { openStore } from './open-store.js';
+import { createOpsServer, type Readiness } from './ops.js';
+
+type StartCommand = Extract<CliCommand, { kind: 'start' }>;
+
+/** The tokens the primary settled, handed to each worker it forks. */
+const TOKENS_VARIABLE = 'PLANT_STORE_CLUSTER_TOKENS';
+
+/** What workers and the primary say to each other over the cluster's IPC channel. */
+type Message =
+  | { readonly plantStore: 'listening'; readonly url: string; readonly banner?: string }
+  | { readonly plantStore: 'readiness?'; readonly id: number }
+  | { readonly plantStore: 'readiness'; readonly id: number; readonly state: string; readonly reason: string };
+
+const isMessage = (value: unknown): value is Message =>
+  typeof value === 'object' && value !== null && typeof (value as { plantStore?: unknown }).plantStore === 'string';
+
+/** A replacement waits this long after a crash, doubling for each crash in a row, up to 10 s. */
+const FIRST_BACKOFF_MS = 100;
+const MAX_BACKOFF_MS = 10_000;
+/** A worker that lived this long resets the backoff: its death was not a crash loop. */
+const STABLE_MS = 10_000;
+
+/** Runs the primary: forks `command.workers` workers and prints the banner once they all listen. */
+export async function runPrimary(command: StartCommand, write: (banner: string) => void): Promise<void> {
+  const { options } = command;
+  const count = command.workers ?? 1;
+  const logger =
+    options.log === true
+      ? createLogger('stderr', options.logLevel === undefined ? {} : { level: options.logLevel })
+      : undefined;
+  // One token set for every worker: a token made here is made once, printed once, accepted by all.
+  const tokens = options.tokens ?? [generateToken()];
+  const env = { [TOKENS_VARIABLE]: JSON.stringify(tokens) };
+  const note = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, string | number> = {}) => {
+    if (logger !== undefined) logger[level](message, fields);
+    else if (level !== 'info') process.stderr.write(`plant-store-server: ${message} ${JSON.stringify(fields)}\n`);
+  };
+
+  let stopping = false;
+  let crashes = 0;
+  const started = new Map<number, number>();
+  const fork = () => {
+    const worker = cluster.fork(env);
+    started.set(worker.id, Date.now());
+    return worker;
+  };
+
+  // Start-up: every worker must listen; one that fails stops the start (its own message says why).
+  const listening = new Promise<{ url: string; banner?: string }>((resolve, reject) => {
+    let ready = 0;
+    let first: { url: string; banner?: string } | undefined;
+    const onMessage = (_worker: Worker, message: unknown) => {
+      if (!isMessage(message) || message.plantStore !== 'listening') return;
+      first ??= { url: message.url, ...(message.banner !== undefined && { banner: message.banner }) };
+      if (++ready === count) {
+        cluster.off('message', onMessage);
+        cluster.off('exit', onEarlyExit);
+        resolve(first);
+      }
+    };
+    const onEarlyExit = (_worker: Worker, code: number | null) =>
+      reject(Object.assign(new Error('a worker failed to start'), { code }));
+    cluster.on('message', onMessage);
+    cluster.on('exit', onEarlyExit);
+  });
+  for (let i = 0; i < count; i++) fork();
+  let started_: { url: string; banner?: string };
+  try {
+    started_ = await listening;
+  } catch (error) {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+    logger?.flush();
+    process.exit((error as { code?: number | null }).code === 2 ? 2 : 1);
+  }
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (started.get(worker.id) ?? 0);
+    started.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) finish();
+      return;
+    }
+    crashes = lived > STABLE_MS ? 0 : crashes + 1;
+    const delay = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, crashes - 1));
+    note('error', 'worker exited; replacing it', {
+      event: 'worker-replaced',
+      worker: worker.id,
+      pid: worker.process.pid ?? 0,
+      ...(code !== null && { exitCode: code }),
+      ...(signal !== null && { signal }),
+      inMs: delay,
+    });
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay);
+  });
+
+  const ops = options.ops === undefined ? undefined : startOps(options.ops, options.host, () => stopping);
+  let opsUrl: string | undefined;
+  try {
+    opsUrl = ops === undefined ? undefined : await listeningUrl(ops);
+  } catch (error) {
+    stopping = true;
+    process.stderr.write(`plant-store-server: could not start: the operations listener: ${describeError(error)}\n`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+    });
+    return;
+  }
+
+  const banner = [`Plant Store server listening on ${started_.url} (${count} worker${count === 1 ? '' : 's'})`];
+  if (opsUrl !== undefined) banner.push(`Operations: ${opsUrl}/livez, /readyz, /metrics`);
+  if (started_.banner !== undefined) banner.push(started_.banner);
+  if (tokens === 'any') banner.push('Accepting any bearer token (--any-token).');
+  else if (options.tokens === undefined) banner.push(`Token: ${tokens.join(', ')}`);
+  write(`${banner.join('\n')}\n`);
+  note('info', 'listening', { event: 'start', url: started_.url, workers: count, pid: process.pid });
+
+  const finish = () => {
+    note('info', 'stopped', { event: 'stop' });
+    logger?.flush();
+    if (ops === undefined) process.exit(0);
+    ops.close(() => process.exit(0));
+  };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      note('warn', `${signal} again: exiting without waiting`, { event: 'stop' });
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+      logger?.flush();
+      process.exit(1);
+    }
+    stopping = true;
+    note('info', 'draining', { event: 'drain', signal, workers: Object.keys(cluster.workers ?? {}).length });
+    const live = Object.values(cluster.workers ?? {});
+    if (live.length === 0) return finish();
+    for (const worker of live) worker?.process.kill('SIGTERM');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** The primary's operations listener: readiness asked of the workers, metrics summed over them. */
+function startOps(ops: { port: number; host?: string }, host: string | undefined, stopping: () => boolean): Server {
+  const registry = new AggregatorRegistry();
+  let asked = 0;
+  const server = createOpsServer({
+    async readiness() {
+      if (stopping()) return { ready: false, state: 'draining', reason: 'shutting down' };
+      const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+      const answers = await Promise.all(workers.map((worker) => askReadiness(worker, ++asked)));
+      const ready = answers.filter((answer) => answer?.state === 'ready').length;
+      // Ready while any worker serves: a worker being replaced must not take the service out.
+      if (ready > 0) return { ready: true, state: 'ready', reason: `${ready} of ${workers.length} workers ready` };
+      const reason = answers.find((answer) => answer !== undefined)?.reason ?? 'no worker answered';
+      return { ready: false, state: 'unavailable', reason };
+    },
+    async metrics() {
+      return { contentType: registry.contentType, body: await registry.clusterMetrics() };
+    },
+  });
+  server.listen(ops.port, ops.host ?? host ?? '127.0.0.1');
+  return server;
+}
+
+function listeningUrl(server: Server): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      const address = server.address();
+      if (typeof address !== 'object' || address === null)
+        return reject(new Error('the operations listener has no address'));
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve(`http://${host}:${address.port}`);
+    };
+    if (server.listening) done();
+    else server.once('listening', done).once('error', reject);
+  });
+}
+
+function askReadiness(worker: Worker, id: number): Promise<{ state: string; reason: string } | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(undefined), 1_000);
+    const onMessage = (message: unknown) => {
+      if (isMessage(message) && message.plantStore === 'readiness' && message.id === id) done(message);
+    };
+    const done = (answer: { state: string; reason: string } | undefined) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      resolve(answer);
+    };
+    worker.on('message', onMessage);
+    try {
+      worker.send({ plantStore: 'readiness?', id } satisfies Message);
+    } catch {
+      done(undefined);
+    }
+  });
+}
+
+/** Runs one worker: the server on the shared port, with the primary's tokens, until SIGTERM or the primary goes. */
+export async function runWorker(command: StartCommand, fail: (what: string, error: unknown) => never): Promise<void> {
+  const { options } = command;
+  const tokens = options.tokens ?? (JSON.parse(process.env[TOKENS_VARIABLE] ?? '[]') as string[]);
+  let readiness: Readiness | undefined;
+  let opened: Awaited<ReturnType<typeof openStore>> | undefined;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    opened = await openStore(command.store);
+    const { ops: _, ...serverOptions } = options;
+    server = await startServer(
+      { ...serverOptions, tokens, ...(opened.store !== undefined && { store: opened.store }) },
+      {
+        worker: cluster.worker?.id ?? 0,
+        metrics: (metrics) => {
+          // Making one is what makes a worker answer the primary's requests for its metrics.
+          new AggregatorRegistry();
+          AggregatorRegistry.setRegistries(metrics.registry);
+        },
+        readiness: (r) => {
+          readiness = r;
+        },
+      },
+    );
+  } catch (error) {
+    await opened?.close().catch(() => undefined);
+    fail('could not start', error);
+  }
+  process.on('message', (message: unknown) => {
+    if (!isMessage(message) || message.plantStore !== 'readiness?') return;
+    process.send?.({
+      plantStore: 'readiness',
+      id: message.id,
+      state: readiness?.state ?? 'starting',
+      reason: readiness?.reason ?? 'starting',
+    } satisfies Message);
+  });
+  process.send?.({
+    plantStore: 'listening',
+    url: server.url,
+    ...(opened.banner !== undefined && { banner: opened.banner }),
+  } satisfies Message);
+
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    server
+      .close()
+      .then(() => opened.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => fail('shutdown failed', error),
+      );
+  };
+  process.on('SIGTERM', stop);
+  // SIGINT reaches every process of a terminal's group: the primary decides, through SIGTERM.
+  process.on('SIGINT', () => {});
+  // The primary is gone (killed): drain and exit rather than hold the port with no one to replace us.
+  process.on('disconnect', stop);
+}

@@ -1,0 +1,210 @@
+// --workers on a real PostgreSQL, with real processes and real signals: every worker serves with the
+// one token, /metrics sums the workers, a SIGKILLed worker is replaced while the others answer and
+// nothing acknowledged is lost, /readyz follows the database, and no worker outlives its primary.
+import parsePrometheus from 'parse-prometheus-text-format';
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../../test/support/postgres.js';
+import { listening, type Run, run } from './cli-process.js';
+
+let db: EmbeddedDatabase;
+let tables = 0;
+beforeAll(async () => {
+  db = await startEmbeddedPostgres();
+}, 60_000);
+afterAll(async () => {
+  await db?.close();
+});
+
+interface Cluster {
+  readonly run: Run;
+  readonly url: string;
+  readonly opsUrl: string;
+  readonly token: string;
+}
+
+async function startCluster(workers: number, extra: string[] = []): Promise<Cluster> {
+  const table = `plants_workers_${tables++}`;
+  const cluster = run([
+    '--database',
+    db.url,
+    '--database-table',
+    table,
+    '--workers',
+    String(workers),
+    '--port',
+    '0',
+    '--ops-port',
+    '0',
+    '--log',
+    ...extra,
+  ]);
+  const url = await listening(cluster);
+  const opsUrl = /Operations: (\S+)\/livez/.exec(cluster.stdout)?.[1];
+  const token = /Token: (\S+)/.exec(cluster.stdout)?.[1];
+  if (opsUrl === undefined || token === undefined)
+    throw new Error(`no operations URL or token in the banner: ${cluster.stdout}`);
+  return { run: cluster, url, opsUrl, token };
+}
+
+const create = (c: Cluster, id: number | bigint, body = `{"id":${id},"name":"plant ${id}"}`, token = c.token) =>
+  fetch(`${c.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
+
+/** The JSON log lines the cluster wrote so far. */
+const logLines = (c: Cluster) =>
+  c.run.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+it('refuses --workers without --database, saying why, with exit 2', async () => {
+  for (const args of [
+    ['--workers', '2'],
+    ['--workers', 'auto', '--data', '/tmp/never.log'],
+  ]) {
+    const result = run(args);
+    expect(await result.exited).toBe(2);
+    expect(result.stderr).toMatch(
+      /--workers needs --database: (plants in memory live in one process|a --data file is locked by one process)/,
+    );
+  }
+});
+
+it('serves from every worker with the one token, and /metrics counts the requests of all workers by status', async () => {
+  const c = await startCluster(2);
+  expect(c.run.stdout).toContain('(2 workers)');
+  expect(c.run.stdout.match(/Token: /g)).toHaveLength(1);
+  // Each request on a connection of its own, so both workers answer some.
+  const statuses: number[] = [];
+  for (let id = 1; id <= 40; id++) statuses.push((await create(c, id)).status);
+  for (let i = 0; i < 6; i++) statuses.push((await create(c, 1, '{"id":1,"name":"another"}')).status);
+  for (let i = 0; i < 4; i++) statuses.push((await create(c, 2, '{"id":2,"name":"x"}', 'wrong')).status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(40);
+  const served = new Set(
+    logLines(c)
+      .filter((l) => l.message === 'request')
+      .map((l) => l.worker),
+  );
+  expect(served.size).toBe(2);
+  const text = await (await fetch(`${c.opsUrl}/metrics`)).text();
+  const families = parsePrometheus(text) as Array<{
+    name: string;
+    metrics: Array<{ value: string; labels: Record<string, string> }>;
+  }>;
+  const requests = families.find((f) => f.name === 'plant_store_http_requests_total')?.metrics ?? [];
+  const counts = Object.fromEntries(requests.map((m) => [`${m.labels.status} ${m.labels.code}`, Number(m.value)]));
+  expect(counts, text).toEqual({ '200 ': 40, '400 40003': 6, '401 40102': 4 });
+  const pool = families.find((f) => f.name === 'plant_store_db_pool_connections')?.metrics ?? [];
+  expect(pool.map((m) => m.labels.state).sort()).toEqual(['idle', 'in_use', 'max', 'waiting']);
+  c.run.child.kill('SIGTERM');
+  expect(await c.run.exited).toBe(0);
+}, 60_000);
+
+it('replaces a SIGKILLed worker while the others answer, and loses nothing it acknowledged', async () => {
+  const c = await startCluster(2);
+  const workers = await until('both workers to log their start', () => {
+    const started = logLines(c).filter((l) => l.message === 'listening' && typeof l.worker === 'number');
+    return started.length >= 2 ? started : undefined;
+  });
+  const victim = Number(workers[0]!.pid);
+  const acknowledged: number[] = [];
+  const failed: number[] = [];
+  let next = 1;
+  let killed = false;
+  const deadline = Date.now() + 4_000;
+  // Four clients in a loop for 4 s; the victim is killed after the first second.
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (Date.now() < deadline) {
+        if (!killed && Date.now() > deadline - 3_000) {
+          killed = true;
+          process.kill(victim, 'SIGKILL');
+        }
+        const id = next++;
+        const status = await create(c, id).then(
+          (res) => res.status,
+          () => 0,
+        );
+        (status === 200 ? acknowledged : failed).push(id);
+      }
+    }),
+  );
+  expect(killed).toBe(true);
+  // The other worker kept answering: most creates were acknowledged, the failures were the victim's.
+  expect(acknowledged.length).toBeGreaterThan(failed.length);
+  const replaced = await until('the replacement log line', () =>
+    logLines(c).find((l) => l.message === 'worker exited; replacing it' && l.pid === victim),
+  );
+  expect(replaced).toMatchObject({ level: 'error', signal: 'SIGKILL' });
+  await until('a replacement worker to start', () =>
+    logLines(c).filter((l) => l.message === 'listening' && typeof l.worker === 'number').length >= 3 ? true : undefined,
+  );
+  // Nothing acknowledged is lost: every acknowledged id is in the table (read before anything is sent
+  // again, since a lost create sent again would simply be created anew).
+  const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+  try {
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id::text FROM plants_workers_${tables - 1} WHERE id = ANY($1::bigint[])`,
+      [acknowledged.map(String)],
+    );
+    expect(rows.length).toBe(acknowledged.length);
+  } finally {
+    await pool.end();
+  }
+  c.run.child.kill('SIGTERM');
+  expect(await c.run.exited).toBe(0);
+}, 60_000);
+
+it('answers /readyz 503 while the database is away and 200 once it is back, and serves again', async () => {
+  const c = await startCluster(2);
+  const readyz = async () => (await fetch(`${c.opsUrl}/readyz`)).status;
+  await until('ready', async () => ((await readyz()) === 200 ? true : undefined));
+  await db.stop();
+  try {
+    await until('/readyz 503', async () => ((await readyz()) === 503 ? true : undefined));
+    expect((await create(c, 1)).status).toBe(503);
+  } finally {
+    await db.start();
+  }
+  await until('/readyz 200 again', async () => ((await readyz()) === 200 ? true : undefined));
+  expect((await create(c, 1)).status).toBe(200);
+  const lines = logLines(c);
+  expect(lines.some((l) => l.message === 'store unavailable')).toBe(true);
+  expect(lines.some((l) => l.message === 'store available again')).toBe(true);
+  c.run.child.kill('SIGTERM');
+  expect(await c.run.exited).toBe(0);
+}, 60_000);
+
+it('leaves no worker behind when its primary is SIGKILLed', async () => {
+  const c = await startCluster(2);
+  const pids = await until('both workers', () => {
+    const started = logLines(c).filter((l) => l.message === 'listening' && typeof l.worker === 'number');
+    return started.length >= 2 ? started.map((l) => Number(l.pid)) : undefined;
+  });
+  c.run.child.kill('SIGKILL');
+  await until('the workers to exit', () => (pids.every((pid) => !alive(pid)) ? true : undefined));
+  await expect(fetch(`${c.url}/plants`, { method: 'POST' })).rejects.toThrow();
+}, 60_000);
