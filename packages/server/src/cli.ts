@@ -7,7 +7,7 @@ import type { PlantStore, StoredPlant } from '@plant-store/core';
 import { openFileStore } from '@plant-store/store-file';
 import { type CliCommand, parseCli, type StoreChoice, USAGE, UsageError } from './internal/cli-options.js';
 import { runPrimary, runWorker } from './internal/cluster.js';
-import { type OpenedStore, openPostgres, openStore } from './internal/open-store.js';
+import { drainAndExit, type OpenedStore, openPostgres, openStore } from './internal/open-store.js';
 import { type PlantStoreServer, startPlantStoreServer } from './plant-store-server.js';
 
 async function main(): Promise<void> {
@@ -72,13 +72,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    server
-      .close()
-      .then(() => opened.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => fail('shutdown failed', error),
-      );
+    drainAndExit(server, opened, fail);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

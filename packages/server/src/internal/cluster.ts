@@ -9,7 +9,7 @@ import { generateToken } from '../create-plant-store-listener.js';
 import { startServer } from '../plant-store-server.js';
 import type { CliCommand } from './cli-options.js';
 import { createLogger, describeError } from './logger.js';
-import { openStore } from './open-store.js';
+import { drainAndExit, openStore } from './open-store.js';
 import { createOpsServer, type Readiness } from './ops.js';
 
 type StartCommand = Extract<CliCommand, { kind: 'start' }>;
@@ -257,13 +257,7 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    server
-      .close()
-      .then(() => opened.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => fail('shutdown failed', error),
-      );
+    drainAndExit(server, opened, fail);
   };
   process.on('SIGTERM', stop);
   // SIGINT reaches every process of a terminal's group: the primary decides, through SIGTERM.

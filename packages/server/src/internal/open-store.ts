@@ -35,3 +35,18 @@ export function openPostgres(choice: Extract<StoreChoice, { kind: 'postgres' }>)
   const { kind: _, ...options } = choice;
   return createPostgresStore(options);
 }
+
+/** Drains `server` (requests in flight finish), closes the store the CLI opened, and exits 0; `fail` reports a failure. */
+export function drainAndExit(
+  server: { close(): Promise<void> },
+  opened: OpenedStore,
+  fail: (what: string, error: unknown) => never,
+): void {
+  server
+    .close()
+    .then(() => opened.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => fail('shutdown failed', error),
+    );
+}
