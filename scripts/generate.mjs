@@ -1,9 +1,11 @@
-// Projects openapi.yaml into the committed files under packages/*/src/generated/.
-// `node scripts/generate.mjs` rewrites them; `--check` only compares and exits 1 on drift,
-// so CI fails when someone edits the spec without regenerating (or edits the output by hand).
+// Projects openapi.yaml into the committed files under packages/*/src/generated/, and the core's
+// NewPlant messages into the client's validator. `node scripts/generate.mjs` rewrites them; `--check`
+// only compares and exits 1 on drift, so CI fails when someone edits the spec or the core's messages
+// without regenerating (or edits the output by hand).
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 import yaml from 'js-yaml';
 
@@ -16,6 +18,24 @@ const targets = ['packages/core/src/generated', 'packages/client/src/generated']
 const header = `// This file is generated from openapi.yaml by \`npm run generate\`. Do not edit it by hand:
 // the tests fail when it differs from what the generator writes.
 `;
+
+// The module the core validates NewPlant bodies with: its messages are what the server answers 40002 with.
+const corePlantRules = join(root, 'packages/core/src/internal/new-plant.ts');
+
+/** The core's PLANT_MESSAGES, read by running the core's own module (bundled by esbuild, in memory). */
+async function corePlantMessages() {
+  const { outputFiles } = await build({
+    entryPoints: [corePlantRules],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = Buffer.from(outputFiles[0].contents).toString('base64');
+  const { PLANT_MESSAGES } = await import(`data:text/javascript;base64,${code}`);
+  return PLANT_MESSAGES;
+}
 
 export async function render() {
   const source = await readFile(specPath, 'utf8');
@@ -46,11 +66,40 @@ export const errorCodes: readonly ErrorCode[] = [${Object.values(codes)
     .map(({ code }) => code)
     .join(', ')}];
 `;
+  const userLines = Object.values(codes).map(({ code, userMessage }) => {
+    if (typeof userMessage !== 'string' || userMessage === '') {
+      throw new Error(`openapi.yaml: x-error-codes entry ${code} has no userMessage`);
+    }
+    return `  ${code}: ${JSON.stringify(userMessage)},`;
+  });
+  const userMessages = `${header}
+import type { ErrorCode } from './error-codes.js';
+
+/** A short sentence per error code for a person using an app (each x-error-codes entry's userMessage). */
+export const userMessages: { readonly [C in ErrorCode]: string } = {
+${userLines.join('\n')}
+};
+`;
+  const plantLines = Object.entries(await corePlantMessages()).map(
+    ([key, message]) => `  ${key}: ${JSON.stringify(message)},`,
+  );
+  const plantMessages = `// This file is generated from the core's NewPlant rules (packages/core/src/internal/new-plant.ts,
+// the module the server validates bodies with) by \`npm run generate\`. Do not edit it by hand:
+// the tests fail when it differs from what the generator writes.
+
+/** The messages of the service's 40002 answers, byte for byte: one per NewPlant rule, naming the field. */
+export const PLANT_MESSAGES = {
+${plantLines.join('\n')}
+} as const;
+`;
   const files = new Map();
   for (const dir of targets) {
     files.set(join(root, dir, 'openapi.ts'), types);
     files.set(join(root, dir, 'error-codes.ts'), errorCodes);
   }
+  // Only the client shows messages to people and validates forms.
+  files.set(join(root, 'packages/client/src/generated/user-messages.ts'), userMessages);
+  files.set(join(root, 'packages/client/src/generated/plant-messages.ts'), plantMessages);
   return files;
 }
 

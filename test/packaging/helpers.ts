@@ -25,6 +25,7 @@ export const publishedPackages: PublishedPackage[] = [
   'client',
   'server',
   'msw',
+  'query',
 ].map((short) => ({
   name: `@plant-store/${short}`,
   dir: join(packagesRoot, short),

@@ -1,7 +1,9 @@
-// Measures what `createPlant` costs a browser app: the function imported alone from the built ESM
-// entry, bundled with openapi-fetch by esbuild (platform browser, esm, minified, tree-shaken), gzipped.
-// `node packages/client/scripts/bundle-size.mjs` prints the result as JSON; the bench workspace and
-// the client's test import `measureBundleSize`.
+// Measures what the client costs a browser app: `createPlant` imported alone from the built ESM
+// entry, bundled with openapi-fetch by esbuild (platform browser, esm, minified, tree-shaken), gzipped;
+// and, apart, everything of the `@plant-store/client/validate` entry (the form's validator).
+// `node packages/client/scripts/bundle-size.mjs` prints both as JSON, one line each (with export names
+// as arguments: those names of the main entry); the bench workspace and the client's test import
+// `measureBundleSize` and `measureValidateBundleSize`.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,11 +15,22 @@ const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The budget for `createPlant` alone, min+gzip, in bytes. */
 export const BUDGET = 4096;
 
+/** The budget for the whole `@plant-store/client/validate` entry, min+gzip, in bytes. */
+export const VALIDATE_BUDGET = 1024;
+
+/** Every export of the validate entry that costs bytes (its types cost none). */
+export const VALIDATE_NAMES = ['validateNewPlant', 'validateNewPlantForm', 'newPlantSchema', 'newPlantFormSchema'];
+
 /**
  * Bundles `import { <names> } from '@plant-store/client'` for the browser and measures it.
- * `entry` is the file to import from: the built `dist/index.js` (default) or `src/index.ts`.
+ * `entry` is the file to import from: the built `dist/index.js` (default) or `src/index.ts`;
+ * `budget` is the figure reported beside the size.
  */
-export async function measureBundleSize({ names = ['createPlant'], entry = join(packageDir, 'dist/index.js') } = {}) {
+export async function measureBundleSize({
+  names = ['createPlant'],
+  entry = join(packageDir, 'dist/index.js'),
+  budget = BUDGET,
+} = {}) {
   if (!existsSync(entry)) throw new Error(`${entry} does not exist: run \`npm run build -w packages/client\` first`);
   const result = await build({
     stdin: {
@@ -35,10 +48,16 @@ export async function measureBundleSize({ names = ['createPlant'], entry = join(
     logLevel: 'silent',
   });
   const code = result.outputFiles[0].contents;
-  return { names, min: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, budget: BUDGET };
+  return { names, min: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength, budget };
+}
+
+/** Measures every export of the validate entry (the built `dist/validate.js` by default) against its budget. */
+export function measureValidateBundleSize({ entry = join(packageDir, 'dist/validate.js') } = {}) {
+  return measureBundleSize({ names: VALIDATE_NAMES, entry, budget: VALIDATE_BUDGET });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const names = process.argv.slice(2);
   console.log(JSON.stringify(await measureBundleSize(names.length > 0 ? { names } : {})));
+  if (names.length === 0) console.log(JSON.stringify({ entry: 'validate', ...(await measureValidateBundleSize()) }));
 }

@@ -34,7 +34,7 @@ export class PlantStoreError extends Error {
  * request id, the Error body and the raw response (the spec's `Error` schema).
  */
 export class PlantStoreApiError extends PlantStoreError {
-  override name = 'PlantStoreApiError';
+  override name = 'PlantStoreApiError' as const;
   /** The HTTP status of the answer. */
   declare readonly status: number;
   /** The spec's `error` value when it is a code this client knows, otherwise `undefined`. */
@@ -72,7 +72,7 @@ export class PlantStoreApiError extends PlantStoreError {
 
 /** The request got no answer: the connection failed or broke; `cause` is what fetch threw. */
 export class PlantStoreNetworkError extends PlantStoreError {
-  override name = 'PlantStoreNetworkError';
+  override name = 'PlantStoreNetworkError' as const;
 
   /** `request` is `METHOD URL` for the message. */
   constructor(request: string, cause: unknown) {
@@ -87,7 +87,7 @@ export class PlantStoreNetworkError extends PlantStoreError {
 
 /** No complete answer came within the timeout (each attempt has its own). */
 export class PlantStoreTimeoutError extends PlantStoreError {
-  override name = 'PlantStoreTimeoutError';
+  override name = 'PlantStoreTimeoutError' as const;
   /** The timeout that ran out, in milliseconds. */
   declare readonly timeout: number;
 

@@ -9,3 +9,8 @@ export type { ErrorBody, NewPlant, Plant } from './types.js';
 export { PlantStoreApiError, PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 // `ErrorCode` is both the constants object and the union type of its values.
 export { ErrorCode } from './generated/error-codes.js';
+
+// One union of createPlant's failures, and what to tell a person about each
+export { isCreatePlantError, userMessage } from './create-plant-error.js';
+export type { CreatePlantError } from './create-plant-error.js';
+export { userMessages } from './generated/user-messages.js';

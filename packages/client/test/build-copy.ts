@@ -7,7 +7,7 @@ import { build } from 'tsup';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** A fresh build; `esm` and `cjs` are its entry files, `remove()` deletes it. */
+/** A fresh build; `esm` and `cjs` are its main entry's files, `validate*` the validate entry's, `remove()` deletes it. */
 export async function buildCopy() {
   // Under the package's node_modules: the nearest package.json is the client's ("type": "module"),
   // and openapi-fetch resolves from there as it does for dist/.
@@ -16,7 +16,7 @@ export async function buildCopy() {
   const outDir = await mkdtemp(join(cache, 'build-'));
   await build({
     config: join(packageDir, 'tsup.config.ts'),
-    entry: [join(packageDir, 'src/index.ts')],
+    entry: [join(packageDir, 'src/index.ts'), join(packageDir, 'src/validate.ts')],
     outDir,
     dts: false,
     clean: false,
@@ -26,6 +26,8 @@ export async function buildCopy() {
   return {
     esm: join(outDir, 'index.js'),
     cjs: join(outDir, 'index.cjs'),
+    validateEsm: join(outDir, 'validate.js'),
+    validateCjs: join(outDir, 'validate.cjs'),
     remove: () => rm(outDir, { recursive: true, force: true }),
   };
 }

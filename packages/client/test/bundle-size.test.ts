@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 // @ts-expect-error a plain .mjs script without types, shared with the bench workspace
-import { BUDGET, measureBundleSize } from '../scripts/bundle-size.mjs';
+import { BUDGET, measureBundleSize, measureValidateBundleSize, VALIDATE_BUDGET } from '../scripts/bundle-size.mjs';
 import { buildCopy } from './build-copy.js';
 
 interface Size {
@@ -31,4 +31,12 @@ it('tree-shakes the error codes away from everything else', async () => {
 
   // The constants alone: no openapi-fetch, no client, no error classes.
   expect(size.min).toBeLessThan(600);
+});
+
+it('keeps the whole validate entry, bundled for the browser, within its own min+gzip budget', async () => {
+  const size = (await measureValidateBundleSize({ entry: copy.validateEsm })) as Size;
+
+  // The validator and the service's messages are in it: an empty bundle would pass the budget.
+  expect(size.min).toBeGreaterThan(600);
+  expect(size.gzip, `${size.min} B min, ${size.gzip} B min+gzip`).toBeLessThanOrEqual(VALIDATE_BUDGET as number);
 });

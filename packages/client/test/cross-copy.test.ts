@@ -54,6 +54,7 @@ it.each([
   expect(guards.PlantStoreNetworkError.is(errors.timeout)).toBe(false);
   expect(guards.PlantStoreTimeoutError.is(errors.timeout)).toBe(true);
   expect(guards.PlantStoreTimeoutError.is(errors.api)).toBe(false);
+  for (const error of Object.values(errors)) expect(guards.isCreatePlantError(error)).toBe(true);
 });
 
 it('throws errors from the built copy that the source guards recognise, with their names', async () => {

@@ -1,9 +1,11 @@
 import {
   createMemoryStore,
   createPlantStoreApp,
+  toStoredPlant,
   type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
+  type StoredPlant,
 } from '@plant-store/core';
 import { http, type HttpHandler } from 'msw';
 import { createPlantStoreScenarios, type PlantStoreScenarios } from './create-plant-store-scenarios.js';
@@ -25,6 +27,12 @@ export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
   readonly tokens?: readonly string[] | 'any';
   /** Where created plants go. Default: a new memory store, so each handler set starts empty. */
   readonly store?: S;
+  /**
+   * Plants the store holds before the first request (and again after `reset()`), e.g. `makePlants(20)`.
+   * Ids may be bigints or safe-integer numbers. A plant that is not one, or two plants with one id and
+   * different names or tags, is a TypeError here; requests wait until the store holds them all.
+   */
+  readonly initialPlants?: readonly InitialPlant[];
   /** The largest accepted body in bytes. Default: the service's 1 MiB. */
   readonly bodyLimit?: number;
   /** Called with every unexpected fault (the 500s) and its request id, e.g. to fail the test. */
@@ -36,6 +44,13 @@ export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
    * the app's handlers whatever their order. `false`: no catch-all, `handlers` holds the operations only.
    */
   readonly catchAll?: 'base' | 'plants' | false;
+}
+
+/** A plant to seed the store with: an int64 id as a bigint or a safe-integer number, a name, an optional tag. */
+export interface InitialPlant {
+  readonly id: bigint | number;
+  readonly name: string;
+  readonly tag?: string;
 }
 
 /** One set of Plant Store mocks: the MSW handlers, the store behind them, and ready-made scenarios. */
@@ -57,6 +72,11 @@ export interface PlantStoreHandlers<S extends PlantStore = MemoryStore> {
   readonly baseUrl: string;
   /** Typed failure, network-error and slow answers for `createPlant`, to pass to `server.use()`. */
   readonly scenarios: PlantStoreScenarios;
+  /**
+   * Empties the store and puts the `initialPlants` back, for `afterEach`: every test starts from the
+   * same store. Needs a store with `clear()` (the memory store has it).
+   */
+  reset(): Promise<void>;
 }
 
 /**
@@ -91,8 +111,23 @@ export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.onError !== undefined && { onError: options.onError }),
   });
+  const initialPlants = checkInitialPlants(options.initialPlants ?? []);
+  // While the store is being seeded, requests wait for it; then they go straight to the app again.
+  let seeding: Promise<void> | undefined;
+  const seed = () => {
+    const done = insertAll(store, initialPlants).then(() => {
+      if (seeding === done) seeding = undefined;
+    });
+    // Kept rejected for the requests to fail on, but not reported as unhandled when none comes.
+    done.catch(() => undefined);
+    seeding = done;
+    return done;
+  };
+  if (initialPlants.length > 0) void seed();
   const createPlantUrl = `${pattern}/plants`;
-  const createPlant = http.post(createPlantUrl, ({ request }) => app.fetch(request));
+  const createPlant = http.post(createPlantUrl, ({ request }) =>
+    seeding === undefined ? app.fetch(request) : seeding.then(() => app.fetch(request)),
+  );
   return {
     handlers: [createPlant, ...catchAllHandlers(options.catchAll ?? 'base', pattern, basePath, app)],
     createPlant,
@@ -103,7 +138,44 @@ export function createPlantStoreHandlers<S extends PlantStore = MemoryStore>(
       ...(basePath !== undefined && { basePath }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     }),
+    async reset() {
+      const clear = (store as Partial<MemoryStore>).clear;
+      if (typeof clear !== 'function') {
+        throw new TypeError('reset() needs a store with clear(), as the memory store has');
+      }
+      await seeding?.catch(() => undefined);
+      await clear.call(store);
+      await seed();
+    },
   };
+}
+
+/** The initial plants as the store keeps them, refusing what no request could create and ids given twice. */
+function checkInitialPlants(plants: readonly InitialPlant[]): StoredPlant[] {
+  const byId = new Map<bigint, StoredPlant>();
+  return plants.map((plant) => {
+    const stored = toStoredPlant(plant);
+    const other = byId.get(stored.id);
+    if (other !== undefined && (other.name !== stored.name || other.tag !== stored.tag)) {
+      throw new TypeError(`initialPlants holds id ${stored.id} twice, with different names or tags`);
+    }
+    byId.set(stored.id, stored);
+    return stored;
+  });
+}
+
+/**
+ * Inserts the plants, all started at once: a memory store holds them all when this returns (its inserts
+ * run synchronously). One whose id the store holds with another plant fails the seeding.
+ */
+async function insertAll(store: PlantStore, plants: readonly StoredPlant[]): Promise<void> {
+  const results = await Promise.all(plants.map((plant) => store.insert(plant)));
+  results.forEach((result, i) => {
+    const plant = plants[i]!;
+    if (!result.created && (result.existing.name !== plant.name || result.existing.tag !== plant.tag)) {
+      throw new TypeError(`the store holds id ${plant.id} already, with another name or tag than in initialPlants`);
+    }
+  });
 }
 
 /**

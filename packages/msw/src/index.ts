@@ -2,7 +2,11 @@
 
 // Handlers
 export { createPlantStoreHandlers } from './create-plant-store-handlers.js';
-export type { PlantStoreHandlers, PlantStoreHandlersOptions } from './create-plant-store-handlers.js';
+export type { InitialPlant, PlantStoreHandlers, PlantStoreHandlersOptions } from './create-plant-store-handlers.js';
+
+// Test data
+export { makePlants } from './make-plants.js';
+export type { MakePlantsOptions } from './make-plants.js';
 
 // Scenarios
 export type {

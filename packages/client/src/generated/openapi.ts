@@ -59,7 +59,8 @@ export interface components {
         Error: {
             /**
              * Format: int32
-             * @description Numeric error value; see `x-error-codes` for each code's meaning.
+             * @description Numeric error value; see `x-error-codes` for each code's meaning. Each entry's `userMessage`
+             *     is a short sentence an app may show a person ("This id is already taken.").
              */
             error: number;
             /** @description Text of the error, written for a person; names the field and the rule where there is one. */
