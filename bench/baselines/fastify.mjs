@@ -45,11 +45,13 @@ class ApiError extends Error {
 }
 
 /**
- * Starts the fastify baseline server.
- * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number }} options
+ * Starts the fastify baseline server. With `insert` (postgres-table.mjs), plants are stored through
+ * it instead of the Map: it resolves to undefined for a new plant, else to the stored one.
+ * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number,
+ *   insert?(id: number, name: string, tag?: string): Promise<{ name: string, tag?: string } | undefined> }} options
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens, bodyLimit = 1024 * 1024 }) {
+export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens, bodyLimit = 1024 * 1024, insert }) {
   const accepted = tokens.map((token) => Buffer.from(token, 'utf8'));
   const plants = new Map();
   const app = Fastify({
@@ -132,10 +134,18 @@ export async function startFastifyServer({ port = 0, host = '127.0.0.1', tokens,
     { schema: { body: newPlantSchema, response: { 200: plantSchema, 400: errorSchema } } },
     async (request, reply) => {
       const { id, name, tag } = request.body;
-      const existing = plants.get(id);
-      if (existing === undefined) {
-        plants.set(id, tag === undefined ? { name } : { name, tag });
-      } else if (existing.name !== name || existing.tag !== tag) {
+      let existing;
+      if (insert !== undefined) {
+        try {
+          existing = await insert(id, name, tag);
+        } catch {
+          throw new ApiError(503, 50301, 'the store is unavailable; retry', { 'retry-after': '1' });
+        }
+      } else {
+        existing = plants.get(id);
+        if (existing === undefined) plants.set(id, tag === undefined ? { name } : { name, tag });
+      }
+      if (existing !== undefined && (existing.name !== name || existing.tag !== tag)) {
         return reply
           .code(400)
           .send({ error: 40003, message: `id ${id} is stored already with a different name or tag` });

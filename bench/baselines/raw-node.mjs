@@ -15,11 +15,13 @@ const CHALLENGE = 'Bearer realm="plant-store"';
 const INVALID_TOKEN_CHALLENGE = 'Bearer realm="plant-store", error="invalid_token"';
 
 /**
- * Starts the hand-written baseline server.
- * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number }} options
+ * Starts the hand-written baseline server. With `insert` (postgres-table.mjs), plants are stored
+ * through it instead of the Map: it resolves to undefined for a new plant, else to the stored one.
+ * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number,
+ *   insert?(id: string, name: string, tag?: string): Promise<{ name: string, tag?: string } | undefined> }} options
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens, bodyLimit = 1024 * 1024 }) {
+export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens, bodyLimit = 1024 * 1024, insert }) {
   const accepted = tokens.map((token) => Buffer.from(token, 'utf8'));
   const plants = new Map();
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -164,10 +166,20 @@ export async function startRawNodeServer({ port = 0, host = '127.0.0.1', tokens,
     if (typeof name !== 'string') return fail(res, 400, requestId, 40002, 'name is required and must be a string');
     if (tag !== undefined && typeof tag !== 'string') return fail(res, 400, requestId, 40002, 'tag must be a string');
 
+    if (insert !== undefined) {
+      insert(id, name, tag).then(
+        (existing) => answer(res, requestId, id, name, tag, existing),
+        () => fail(res, 503, requestId, 50301, 'the store is unavailable; retry', { 'retry-after': '1' }),
+      );
+      return;
+    }
     const existing = plants.get(id);
-    if (existing === undefined) {
-      plants.set(id, tag === undefined ? { name } : { name, tag });
-    } else if (existing.name !== name || existing.tag !== tag) {
+    if (existing === undefined) plants.set(id, tag === undefined ? { name } : { name, tag });
+    answer(res, requestId, id, name, tag, existing);
+  }
+
+  function answer(res, requestId, id, name, tag, existing) {
+    if (existing !== undefined && (existing.name !== name || existing.tag !== tag)) {
       return fail(res, 400, requestId, 40003, `id ${id} is stored already with a different name or tag`);
     }
     send(res, 200, requestId, tag === undefined ? { name } : { name, tag });

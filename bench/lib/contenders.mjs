@@ -76,3 +76,38 @@ function balanced(codes) {
   const b = codes['400'] ?? 0;
   return Math.abs(a - b) <= Math.max(2, 0.02 * (a + b));
 }
+
+/**
+ * The postgres part's contenders, in their order in a round: ours on PostgreSQL between the two
+ * servers that send one statement per request, then ours in memory and pgbench. All but pgbench are
+ * what lib/serve.mjs starts, on the bench's one database and table (`database` set: the part passes
+ * both). `poolSizes` (BENCH_PG_POOL_SIZES) adds a row of ours per size, right after ours: the store
+ * opened in code with that `poolSize`, its bound on statements in flight.
+ * @param {number[]} poolSizes
+ */
+export function postgresContenders(poolSizes = []) {
+  return [
+    {
+      id: 'raw-pg',
+      label: 'node:http + pg, a statement per request (bench/baselines/raw-node.mjs on postgres-table.mjs)',
+      kind: 'raw-pg',
+      database: true,
+    },
+    { id: 'ours-pg', label: '@plant-store/server --database (group commit)', kind: 'cli', database: true },
+    ...poolSizes.map((poolSize) => ({
+      id: `ours-pg-pool-${poolSize}`,
+      label: `@plant-store/server on createPostgresStore({ poolSize: ${poolSize} })`,
+      kind: 'ours',
+      database: true,
+      poolSize,
+    })),
+    {
+      id: 'fastify-pg',
+      label: 'fastify 5 + pg, a statement per request (bench/baselines/fastify.mjs on postgres-table.mjs)',
+      kind: 'fastify-pg',
+      database: true,
+    },
+    { id: 'ours-memory', label: '@plant-store/server (memory)', kind: 'cli' },
+    { id: 'pgbench', label: 'pgbench: the single-row insert, one per transaction', kind: 'pgbench' },
+  ];
+}

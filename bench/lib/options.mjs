@@ -4,12 +4,13 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 /** The parts, in the order a run measures them. */
-export const PARTS = ['servers', 'client', 'msw', 'memory', 'bundle'];
+export const PARTS = ['servers', 'postgres', 'client', 'msw', 'memory', 'bundle'];
 
 export const USAGE = `Usage: npm run bench [-- --only <part,…>]
 Parts: ${PARTS.join(', ')}. Environment: BENCH_ONLY=<part,…>, BENCH_QUICK=1 (short runs),
 BENCH_PROFILE=1, BENCH_CANDIDATE=/abs/module.mjs, BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
-BENCH_HEAD_BLOCKS (see bench/README.md). Only a full run with the default plan writes bench/README.md.
+BENCH_HEAD_BLOCKS, BENCH_PG_POOL_SIZES (see bench/README.md). Only a full run with the default plan
+writes bench/README.md.
 `;
 
 /** Thrown for a flag or a part name the bench does not know; the entry prints it with the usage. */
@@ -51,9 +52,13 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
   const quick = env.BENCH_QUICK === '1';
   const profile = env.BENCH_PROFILE === '1';
   const candidate = env.BENCH_CANDIDATE || undefined;
-  const overrides = ['BENCH_ROUNDS', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_HEAD_BLOCKS'].filter(
-    (name) => env[name] !== undefined,
-  );
+  const overrides = [
+    'BENCH_ROUNDS',
+    'BENCH_DURATION',
+    'BENCH_CONNECTIONS',
+    'BENCH_HEAD_BLOCKS',
+    'BENCH_PG_POOL_SIZES',
+  ].filter((name) => env[name] !== undefined);
   const number = (name, fallback) => {
     if (env[name] === undefined) return fallback;
     const n = Number(env[name]);
@@ -77,6 +82,23 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     clientCalls: quick ? 600 : 6000,
     clientRounds: 10,
     memoryCount: quick ? 100_000 : 1_000_000,
+    // The postgres part: every contender once per round at each number of connections.
+    pgRounds: quick ? 1 : 6,
+    pgConnections: [16, 64],
+    pgDuration: quick ? 2 : 4,
+    // Extra rows of ours on PostgreSQL with other pool sizes (the store's bound on statements in
+    // flight), started in code since the CLI keeps the default.
+    pgPoolSizes: (env.BENCH_PG_POOL_SIZES ?? '')
+      .split(',')
+      .filter((size) => size.trim() !== '')
+      .map((size) => {
+        const n = Number(size);
+        if (!Number.isInteger(n) || n <= 0)
+          throw new BenchUsageError(
+            `BENCH_PG_POOL_SIZES must list positive whole numbers, not ${JSON.stringify(size)}`,
+          );
+        return n;
+      }),
   };
   return {
     help: values.help === true,

@@ -4,13 +4,18 @@
 //
 // Kinds:
 //   raw, fastify   the baselines (bench/baselines/)
+//   raw-pg, fastify-pg
+//                  the same baselines on a PostgreSQL table (`database`, `table`): one statement per
+//                  request (bench/baselines/postgres-table.mjs)
 //   ours           @plant-store/server with its memory store; with `data` (a path), with the file
-//                  store of @plant-store/store-file opened there: fsync before every ack
+//                  store of @plant-store/store-file opened there: fsync before every ack; with
+//                  `database` (and `table`, `poolSize`), with @plant-store/store-postgres's store
 //   trivial        a server that answers every request with the same Plant (the client part's)
 //   module         `start(options)` of the module at `options.module`, resolving { url, close,
 //                  store? }: a candidate build of the server, to A/B a change against the others
 //   cli            the real `plant-store-server` command (packages/server/dist/cli.js), with
-//                  `--data` when `data` is given: what the soak drives
+//                  `--data` when `data` is given (what the soak drives), `--database` and
+//                  `--database-table` when `database` and `table` are (the postgres part)
 //
 // Every kind but `cli` runs through this file as the child's entry: `node serve.mjs <kind> <json>`
 // prints `READY {"url":…}`, closes on SIGTERM or SIGINT and exits 0 (which is also what lets
@@ -24,8 +29,9 @@ const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.me
 
 /**
  * Starts a server under test in its own process.
- * @param {'raw' | 'fastify' | 'ours' | 'trivial' | 'module' | 'cli'} kind
- * @param {{ tokens?: string[], data?: string, module?: string }} options
+ * @param {'raw' | 'fastify' | 'raw-pg' | 'fastify-pg' | 'ours' | 'trivial' | 'module' | 'cli'} kind
+ * @param {{ tokens?: string[], data?: string, module?: string, database?: string, table?: string,
+ *   poolSize?: number }} options
  * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean }} [how]
  * @returns {Promise<{ url: string, pid: number, stderr(): string, exited: Promise<object>,
  *   stop(graceMs?: number): Promise<{ code: number | null, signal: string | null, killed: boolean }> }>}
@@ -41,6 +47,8 @@ export async function startServer(kind, options = {}, { core = 0, nodeArgs = [],
           '127.0.0.1',
           ...(options.tokens ?? []).flatMap((token) => ['--token', token]),
           ...(options.data ? ['--data', options.data] : []),
+          ...(options.database ? ['--database', options.database] : []),
+          ...(options.table ? ['--database-table', options.table] : []),
         ]
       : [SELF, kind, JSON.stringify(options)];
   const proc = spawnNode(args, { core, nodeArgs, valgrind });
@@ -74,6 +82,15 @@ async function start(kind, options) {
       const { startFastifyServer } = await import('../baselines/fastify.mjs');
       return startFastifyServer(options);
     }
+    case 'raw-pg':
+    case 'fastify-pg': {
+      const { startOnPlantTable } = await import('../baselines/postgres-table.mjs');
+      const baseline =
+        kind === 'raw-pg'
+          ? (await import('../baselines/raw-node.mjs')).startRawNodeServer
+          : (await import('../baselines/fastify.mjs')).startFastifyServer;
+      return startOnPlantTable(baseline, options);
+    }
     case 'ours':
       return startOurs(options);
     case 'trivial': {
@@ -89,12 +106,18 @@ async function start(kind, options) {
   }
 }
 
-async function startOurs({ data, ...options }) {
+async function startOurs({ data, database, table, poolSize, ...options }) {
   const { startPlantStoreServer } = await import('@plant-store/server');
-  if (data === undefined) return startPlantStoreServer(options);
-  // Imported only here, so that the memory rows do not carry the file store's modules.
-  const { openFileStore } = await import('@plant-store/store-file');
-  const store = await openFileStore({ path: data });
+  if (data === undefined && database === undefined) return startPlantStoreServer(options);
+  // Imported only here, so that the memory rows do not carry a store's modules.
+  let store;
+  if (database !== undefined) {
+    const { createPostgresStore } = await import('@plant-store/store-postgres');
+    store = await createPostgresStore({ connectionString: database, table, poolSize });
+  } else {
+    const { openFileStore } = await import('@plant-store/store-file');
+    store = await openFileStore({ path: data });
+  }
   let server;
   try {
     server = await startPlantStoreServer({ ...options, store });
