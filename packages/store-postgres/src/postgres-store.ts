@@ -46,8 +46,14 @@ export interface PostgresStoreOptions {
   readonly schema?: string;
   /** The table. Default `'plants'`. */
   readonly table?: string;
-  /** Connections in the pool, and so statements in flight at most. Default 10. */
+  /** Connections in the pool: the insert statements in flight, their follow-up reads and health checks. Default 10. */
   readonly poolSize?: number;
+  /**
+   * Insert statements (group commits) in flight at once; inserts that arrive meanwhile wait and go
+   * together in the next one. Fewer, larger statements cost the database far less per create than
+   * many small ones, so the default is small. Default 2, at most `poolSize`.
+   */
+  readonly batchesInFlight?: number;
   /** The server's `statement_timeout` for the store's statements; 0 for none. Default 5,000. */
   readonly statementTimeout?: number;
   /** The wait for one connection to open; 0 for none. Default 5,000, or `connect_timeout` / PGCONNECT_TIMEOUT. */
@@ -108,7 +114,7 @@ const TYPES = {
     oid === 20 ? (text: string) => text : pg.types.getTypeParser(oid, format),
 };
 
-const DEFAULTS = { poolSize: 10, statementTimeout: 5_000, connectTimeout: 5_000, startTimeout: 10_000 };
+const DEFAULTS = { poolSize: 10, batchesInFlight: 2, statementTimeout: 5_000, connectTimeout: 5_000, startTimeout: 10_000 };
 /** The health check's bound: a readiness probe must not hang on a database that does not answer. */
 const HEALTH_TIMEOUT = 2_000;
 
@@ -143,6 +149,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
   const quotedSchema = quoteIdentifier(schema, 'schema');
   const table = `${quotedSchema}.${quoteIdentifier(tableName, 'table')}`;
   const poolSize = count(options.poolSize, 'poolSize', DEFAULTS.poolSize, 1);
+  const batchesInFlight = count(options.batchesInFlight, 'batchesInFlight', DEFAULTS.batchesInFlight, 1);
   const statementTimeout = count(options.statementTimeout, 'statementTimeout', DEFAULTS.statementTimeout, 0);
   const startTimeout = count(options.startTimeout, 'startTimeout', DEFAULTS.startTimeout, 0);
   const explicitConnectTimeout =
@@ -181,7 +188,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
   const commit = new GroupCommit({
     pool,
     table,
-    maxInFlight: callerPool?.options?.max ?? poolSize,
+    maxInFlight: Math.min(batchesInFlight, callerPool?.options?.max ?? poolSize),
     statementNames: prepared
       ? { insert: `plant_store_insert_${digest}`, select: `plant_store_select_${digest}` }
       : undefined,
@@ -497,12 +504,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+const UNITS: Record<string, string> = { poolSize: 'connections', batchesInFlight: 'statements' };
+
 /** A whole number option, `fallback` when undefined. */
 function count(value: unknown, name: string, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new RangeError(
-      `${name} must be a whole number of ${name === 'poolSize' ? 'connections' : 'milliseconds'}, ${min} or more; got ${String(value)}`,
+      `${name} must be a whole number of ${UNITS[name] ?? 'milliseconds'}, ${min} or more; got ${String(value)}`,
     );
   }
   return value;
