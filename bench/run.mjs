@@ -12,6 +12,7 @@ import * as bundle from './parts/bundle.mjs';
 import * as client from './parts/client.mjs';
 import * as memory from './parts/memory.mjs';
 import * as msw from './parts/msw.mjs';
+import * as ops from './parts/ops.mjs';
 import * as postgres from './parts/postgres.mjs';
 import * as servers from './parts/servers.mjs';
 
@@ -35,7 +36,7 @@ const ctx = { options, plan: options.plan, tmp, log };
 const startedAt = new Date();
 const sections = [];
 try {
-  for (const part of [servers, postgres, client, msw, memory, bundle]) {
+  for (const part of [servers, postgres, ops, client, msw, memory, bundle]) {
     let outcome;
     if (!wants(options, part.name)) outcome = { skipped: true };
     else {

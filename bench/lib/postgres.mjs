@@ -116,7 +116,7 @@ export async function startBenchPostgres({ core } = {}) {
  * process's user + system time, plus the root's time for children it has reaped (cutime + cstime),
  * so a backend that exited during the window still counts.
  */
-function processTree(root) {
+export function processTree(root) {
   const stats = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
