@@ -114,7 +114,13 @@ const TYPES = {
     oid === 20 ? (text: string) => text : pg.types.getTypeParser(oid, format),
 };
 
-const DEFAULTS = { poolSize: 10, batchesInFlight: 2, statementTimeout: 5_000, connectTimeout: 5_000, startTimeout: 10_000 };
+const DEFAULTS = {
+  poolSize: 10,
+  batchesInFlight: 2,
+  statementTimeout: 5_000,
+  connectTimeout: 5_000,
+  startTimeout: 10_000,
+};
 /** The health check's bound: a readiness probe must not hang on a database that does not answer. */
 const HEALTH_TIMEOUT = 2_000;
 
