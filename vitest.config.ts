@@ -8,7 +8,7 @@ export default defineConfig({
     // Runs that need Node 22 or newer are scripts/node-matrix.sh's (`npm run test:matrix`).
     exclude: ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     typecheck: {
       enabled: true,

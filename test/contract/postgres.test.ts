@@ -13,7 +13,7 @@ import { API_ORIGIN, appFor, toRequest, tokensOf } from './reference.js';
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-}, 60_000);
+}, 180_000);
 afterAll(() => db?.close());
 
 it.each(casesFor(cases, 'server-postgres'))(

@@ -22,7 +22,7 @@ import {
 let database: EmbeddedDatabase;
 beforeAll(async () => {
   database = await startEmbeddedPostgres();
-}, 60_000);
+}, 180_000);
 afterAll(() => database?.close());
 
 /** One statement on a connection of its own: the database may have been restarted since the last one. */

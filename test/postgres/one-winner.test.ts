@@ -10,7 +10,7 @@ import { type Answer, errorCode, sendCreate, startServers } from './traffic.js';
 let db: TestDatabase;
 beforeAll(async () => {
   db = await openTestDatabase();
-}, 60_000);
+}, 180_000);
 afterAll(() => db?.close());
 
 const ROUNDS = 50;

@@ -14,7 +14,7 @@ let dir: string;
 beforeAll(async () => {
   db = await openTestDatabase();
   dir = await mkdtemp(join(tmpdir(), 'plant-store-cli-pg-'));
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await db?.close();
   await rm(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ let db: EmbeddedDatabase;
 let tables = 0;
 beforeAll(async () => {
   db = await startEmbeddedPostgres();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await db?.close();
 });
