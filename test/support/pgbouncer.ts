@@ -40,9 +40,13 @@ export function pgbouncerVersion(): string {
 /**
  * Starts PgBouncer in `poolMode` in front of the PostgreSQL of `upstreamUrl` (a URL with a user and a
  * password, as `openTestDatabase()` gives). Authentication is SCRAM on both sides, from a userlist
- * holding that one user; every other setting is PgBouncer's default.
+ * holding that one user; every other setting is PgBouncer's default, unless `settings` adds some.
  */
-export async function startPgBouncer(upstreamUrl: string, poolMode: PoolMode): Promise<TestPgBouncer> {
+export async function startPgBouncer(
+  upstreamUrl: string,
+  poolMode: PoolMode,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<TestPgBouncer> {
   const version = pgbouncerVersion();
   const upstream = new URL(upstreamUrl);
   const user = decodeURIComponent(upstream.username);
@@ -66,6 +70,7 @@ export async function startPgBouncer(upstreamUrl: string, poolMode: PoolMode): P
       'auth_type = scram-sha-256',
       `auth_file = ${join(dir, 'userlist.txt')}`,
       `pool_mode = ${poolMode}`,
+      ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
       '',
     ].join('\n'),
     { mode: 0o644 },
