@@ -48,13 +48,19 @@ export function isPreparedStatementTrouble(code: unknown): boolean {
 
 /**
  * Whether waiting cannot cure `error` at start: every error that is not {@link isUnavailable} (a wrong
- * password, an unknown database or role, a TLS certificate that does not verify), and a pooler refusing
- * a start-up parameter (PgBouncer's 08P01, a code it also gives to passing trouble such as a database
- * it cannot reach yet, which keeps the wait).
+ * password, an unknown database or role, a TLS certificate that does not verify), and a refusal by
+ * PgBouncer, which sends 08P01 for everything: a wrong password, an unknown user or database, a
+ * start-up parameter it does not take, a server login that failed for good. Its other 08P01s (it
+ * cannot reach the database yet, too many clients, a login that keeps failing) keep the wait.
  */
 export function isFatalAtStart(error: unknown): boolean {
-  return !isUnavailable(error) || refusedStartupParameter(error) !== undefined;
+  if (!isUnavailable(error)) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '08P01' && typeof message === 'string' && POOLER_REFUSALS.test(message);
 }
+
+const POOLER_REFUSALS =
+  /^(password authentication failed|SASL authentication failed|no such user|no such database|unsupported startup parameter|server login failed)/i;
 
 /** The start-up parameter a pooler refused (`unsupported startup parameter: statement_timeout`), if that is `error`. */
 export function refusedStartupParameter(error: unknown): string | undefined {
