@@ -184,8 +184,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     pool = createPool(settings, { poolSize, statementTimeout, connectTimeout, pooled: false }, settings.ssl ?? false);
   }
 
-  let pooled: boolean;
-  ({ pool, pooled } = await waitForDatabase(pool, settings, {
+  const connected = await waitForDatabase(pool, settings, {
     target,
     table,
     quotedSchema,
@@ -196,7 +195,9 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     poolSize,
     statementTimeout,
     connectTimeout,
-  }));
+  });
+  pool = connected.pool;
+  const { pooled } = connected;
 
   const digest = createHash('sha256').update(table).digest('hex').slice(0, 16);
   const commit = new GroupCommit({
