@@ -54,7 +54,10 @@ export interface PostgresStoreOptions {
    * many small ones, so the default is small. Default 2, at most `poolSize`.
    */
   readonly batchesInFlight?: number;
-  /** The server's `statement_timeout` for the store's statements; 0 for none. Default 5,000. */
+  /**
+   * The server's `statement_timeout` for the store's statements; 0 for none. Default 5,000. Sent as a
+   * start-up parameter; behind a pooler that refuses one (PgBouncer), set in each insert's transaction.
+   */
   readonly statementTimeout?: number;
   /** The wait for one connection to open; 0 for none. Default 5,000, or `connect_timeout` / PGCONNECT_TIMEOUT. */
   readonly connectTimeout?: number;
@@ -137,10 +140,12 @@ const HEALTH_TIMEOUT = 2_000;
  * `insert` resolves only after the plant's statement has committed; inserts that arrive together go
  * to the database as one statement. A failure of the database (unreachable, restarting, a statement
  * timeout, a connection lost mid-commit) rejects with the core's `StoreUnavailableError`, which the
- * app answers with 503; the pool reconnects by itself.
+ * app answers with 503; the pool reconnects by itself. Any other SQLSTATE rejects with a
+ * {@link PostgresStoreError} of code `statement` naming it (the app's 500).
  *
  * Rejects with a {@link PostgresStoreError}: `unreachable` when no connection opens within
- * `startTimeout`, `refused` when the database refuses the store, `schema` for a table of another shape.
+ * `startTimeout`, `refused` at once when the database refuses the store (a wrong password, an unknown
+ * database or role, a certificate that does not verify), `schema` for a table of another shape.
  * Bad options throw a TypeError or RangeError.
  *
  * @example
