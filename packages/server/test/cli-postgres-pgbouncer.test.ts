@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type PoolMode, startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
 import { listening, run } from './cli-process.js';
+import { createPlant, databaseFlags } from './cli-postgres-support.js';
 
 let db: TestDatabase;
 const bouncers = new Map<PoolMode, TestPgBouncer>();
@@ -19,14 +20,7 @@ afterAll(async () => {
 });
 
 const TOKEN = 't0k';
-const where = (url: string, table: string) => [
-  '--database',
-  url,
-  '--database-schema',
-  db.schema,
-  '--database-table',
-  table,
-];
+const where = (url: string, table: string) => databaseFlags(url, db.schema, table);
 const ROUNDS = 4;
 const CONCURRENCY = 64;
 
@@ -35,15 +29,9 @@ async function burst(url: string, firstId: number): Promise<Record<number, numbe
   const counts: Record<number, number> = {};
   for (let round = 0; round < ROUNDS; round++) {
     const statuses = await Promise.all(
-      Array.from({ length: CONCURRENCY }, async (_, i) => {
-        const res = await fetch(`${url}/plants`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ id: firstId + round * CONCURRENCY + i, name: `plant ${round}.${i}` }),
-        });
-        await res.arrayBuffer();
-        return res.status;
-      }),
+      Array.from({ length: CONCURRENCY }, (_, i) =>
+        createPlant(url, TOKEN, firstId + round * CONCURRENCY + i, `plant ${round}.${i}`),
+      ),
     );
     for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
   }

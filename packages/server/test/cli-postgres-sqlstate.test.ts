@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
 import { listening, run } from './cli-process.js';
+import { createPlant, databaseFlags } from './cli-postgres-support.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -10,29 +11,10 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => db?.close());
 
-const create = (url: string, id: number) =>
-  fetch(`${url}/plants`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' },
-    body: JSON.stringify({ id, name: 'Fern' }),
-  });
+const create = (url: string, id: number) => createPlant(url, 't0k', id);
 
 const serve = (url: string, table: string) =>
-  run([
-    '--database',
-    url,
-    '--database-schema',
-    db.schema,
-    '--database-table',
-    table,
-    '--port',
-    '0',
-    '--token',
-    't0k',
-    '--log',
-    '--log-level',
-    'debug',
-  ]);
+  run([...databaseFlags(url, db.schema, table), '--port', '0', '--token', 't0k', '--log', '--log-level', 'debug']);
 
 /** The JSON log lines of `stderr` with `event`. */
 const lines = (stderr: string, event: string) =>
@@ -48,8 +30,7 @@ it('logs the SQLSTATE of a 503: a read-only session (25006)', async () => {
   const url = new URL(db.url);
   url.searchParams.set('options', '-c default_transaction_read_only=on');
   const server = serve(url.toString(), table);
-  const res = await create(await listening(server), 1);
-  expect(res.status).toBe(503);
+  expect(await create(await listening(server), 1)).toBe(503);
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
   const [line] = lines(server.stderr, 'store-unavailable');
@@ -60,9 +41,9 @@ it('logs the SQLSTATE of a 500 at error level: a table dropped under the server 
   const table = db.table();
   const server = serve(db.url, table);
   const url = await listening(server);
-  expect((await create(url, 1)).status).toBe(200);
+  expect(await create(url, 1)).toBe(200);
   await db.query(`DROP TABLE "${db.schema}"."${table}"`);
-  expect((await create(url, 2)).status).toBe(500);
+  expect(await create(url, 2)).toBe(500);
   server.child.kill('SIGTERM');
   expect(await server.exited).toBe(0);
   const [line] = lines(server.stderr, 'fault');

@@ -20,6 +20,7 @@ import {
   TLS_FLAGS,
 } from '../../../test/support/tls.js';
 import { listening, run } from './cli-process.js';
+import { createPlant } from './cli-postgres-support.js';
 
 let certificates: TestCertificates;
 let tls: EmbeddedDatabase;
@@ -63,12 +64,7 @@ it('serves over verify-full with the test CA as sslrootcert, on a TLS connection
   const server = start(
     url(`?sslmode=verify-full&sslrootcert=${encodeURIComponent(certificates.caFile)}&application_name=${name}`),
   );
-  const res = await fetch(`${await listening(server)}/plants`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer t0k', 'content-type': 'application/json' },
-    body: '{"id":1,"name":"Fern"}',
-  });
-  expect(res.status).toBe(200);
+  expect(await createPlant(await listening(server), 't0k', 1)).toBe(200);
   const check = new pg.Client({ connectionString: tls.url, ssl: { ca: readFileSync(certificates.caFile, 'utf8') } });
   await check.connect();
   try {
