@@ -1,7 +1,9 @@
 // The PostgreSQL store's options on the command line and in the environment, in process: each flag and
-// its PLANT_STORE_DATABASE_* variable, the flag winning, and the bad values that exit with code 2.
+// its PLANT_STORE_DATABASE_* variable, the flag winning, and the bad values that exit with code 2 (once
+// through the real command).
 import { expect, it } from 'vitest';
-import { parseCli, UsageError } from '../src/internal/cli-options.js';
+import { parseCli, USAGE, UsageError } from '../src/internal/cli-options.js';
+import { run } from './cli-process.js';
 
 const URL_ = 'postgres://plants:s3cret@db.example:5432/plants';
 
@@ -123,4 +125,28 @@ it('refuses every --database-* flag without --database', () => {
   ]) {
     expect(() => parseCli([flag, '1'], {})).toThrow(new RegExp(`${flag} goes with --database`));
   }
+});
+
+it('lists every store flag and its variable in --help', () => {
+  for (const [flag, variable] of [
+    ['--database-pool-size', 'PLANT_STORE_DATABASE_POOL_SIZE'],
+    ['--database-batches', 'PLANT_STORE_DATABASE_BATCHES'],
+    ['--database-statement-timeout', 'PLANT_STORE_DATABASE_STATEMENT_TIMEOUT'],
+    ['--database-connect-timeout', 'PLANT_STORE_DATABASE_CONNECT_TIMEOUT'],
+    ['--database-prepared-statements', 'PLANT_STORE_DATABASE_PREPARED_STATEMENTS'],
+    ['--database-create-table', 'PLANT_STORE_DATABASE_CREATE_TABLE'],
+  ]) {
+    expect(USAGE).toContain(flag);
+    expect(USAGE).toContain(variable);
+  }
+  expect(USAGE).toMatch(/sslmode, sslrootcert/);
+});
+
+it('exits 2 for a bad store option, naming it, before any connection is tried', async () => {
+  const cli = run(['--database', 'postgres://plants:s3cret@127.0.0.1:1/plants', '--port', '0'], {
+    PLANT_STORE_DATABASE_BATCHES: 'many',
+  });
+  expect(await cli.exited).toBe(2);
+  expect(cli.stderr).toMatch(/PLANT_STORE_DATABASE_BATCHES must be a number of statements from 1 to 10000, got "many"/);
+  expect(cli.stderr).not.toContain('s3cret');
 });

@@ -66,6 +66,8 @@ Options (each flag wins over its environment variable):
   --data <file>        durable store file                  PLANT_STORE_DATA       (default: memory)
   --database <url>     PostgreSQL, postgres://user:pass@host:port/db (PG* variables fill in the rest)
                                                            PLANT_STORE_DATABASE_URL
+                       URL parameters as libpq names them: sslmode, sslrootcert, sslcert, sslkey,
+                       connect_timeout, application_name, options
   --database-wait <s>  how long to wait for the database   PLANT_STORE_DATABASE_WAIT (default 10)
                        to accept a connection at start
   --database-schema <name>, --database-table <name>
