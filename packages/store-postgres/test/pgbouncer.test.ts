@@ -117,3 +117,9 @@ it('applies the statement timeout in transaction mode (SET LOCAL per transaction
   const rows = await db.query<{ id: string }>(`SELECT id::text FROM "${db.schema}"."${table}" ORDER BY id`);
   expect(rows).toEqual([{ id: '1' }, { id: '2' }]);
 }, 60_000);
+
+it("refuses a preparedStatements other than true, false or 'auto' before connecting", async () => {
+  await expect(
+    createPostgresStore({ connectionString: db.url, preparedStatements: 'yes' as unknown as boolean }),
+  ).rejects.toThrow(new TypeError("preparedStatements must be true, false or 'auto'; got yes"));
+});
