@@ -1,11 +1,11 @@
-// The store behind a real PgBouncer (Debian's package) in transaction mode, where one session's named
+// The store behind a real PgBouncer (Debian's package), mostly in transaction mode, where one session's named
 // statements meet another's on a shared server connection: prepared statements on, off and 'auto', and
 // the statement timeout, which PgBouncer refuses as a start-up parameter, set per transaction instead.
 // Each test starts its own PgBouncer, so it alone decides which server connections exist.
 import { StoreUnavailableError } from '@plant-store/core';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
+import { type PoolMode, startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
 import { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../src/index.js';
 
@@ -20,8 +20,8 @@ afterEach(async () => {
   for (const each of opened.splice(0).reverse()) await each.close();
 });
 
-async function bouncer(settings: Record<string, string> = {}): Promise<TestPgBouncer> {
-  const started = await startPgBouncer(db.url, 'transaction', settings);
+async function bouncer(settings: Record<string, string> = {}, mode: PoolMode = 'transaction'): Promise<TestPgBouncer> {
+  const started = await startPgBouncer(db.url, mode, settings);
   opened.push(started);
   return started;
 }
@@ -63,6 +63,15 @@ it('with preparedStatements on, a named statement PgBouncer hands to another ses
     expect(failure).toBeInstanceOf(StoreUnavailableError);
     expect((failure as Error).message).toMatch(/\((42P05|26000)\)/);
   }
+}, 60_000);
+
+it('with preparedStatements on in session mode, where each session keeps its server connection, every insert commits', async () => {
+  const { url } = await bouncer({}, 'session');
+  const table = db.table();
+  const a = await open(url, table, { preparedStatements: true });
+  const b = await open(url, table, { preparedStatements: true });
+  const results = await takeTurns(a, b, 3);
+  expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
 }, 60_000);
 
 it("with preparedStatements 'auto' (the default), the store finds PgBouncer at start and every insert commits", async () => {
