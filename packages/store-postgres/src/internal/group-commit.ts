@@ -247,6 +247,9 @@ function unavailableMessage(error: unknown, target: string, sent: boolean): stri
   const code = (error as { code?: unknown }).code;
   if (code === '57014')
     return `PostgreSQL at ${target} did not finish the insert in time (statement timeout); nothing was acknowledged`;
+  if (isPreparedStatementTrouble(code)) {
+    return `PostgreSQL at ${target} is unavailable: ${describe(error)}; a pooler in transaction mode hands one session's prepared statements to another: set preparedStatements to 'auto' or false`;
+  }
   if (sent && breaksConnection(error)) {
     return `the connection to PostgreSQL at ${target} was lost during the insert, so whether it committed is unknown; a retry replays or creates it: ${describe(error)}`;
   }
