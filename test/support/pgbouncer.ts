@@ -3,7 +3,7 @@
 // left at PgBouncer's defaults but for the pool mode and what it needs to reach the database. A machine
 // without it fails the test that asks for one, naming the remedy: never a silent pass.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,9 @@ import { freePort } from './postgres.js';
 
 /** Where Debian's package puts it; PLANT_STORE_TEST_PGBOUNCER names another. */
 const PGBOUNCER = process.env.PLANT_STORE_TEST_PGBOUNCER || '/usr/sbin/pgbouncer';
+
+/** Who PgBouncer runs as when started as root, which it refuses to stay. */
+const RUN_AS = 'nobody';
 
 export type PoolMode = 'session' | 'transaction';
 
@@ -56,7 +59,14 @@ export async function startPgBouncer(
   chmodSync(dir, 0o755);
   const port = await freePort();
   const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
-  writeFileSync(join(dir, 'userlist.txt'), `${quote(user)} ${quote(password)}\n`, { mode: 0o644 });
+  const asRoot = process.getuid?.() === 0;
+  // The password file is for PgBouncer's user alone.
+  writeFileSync(join(dir, 'userlist.txt'), `${quote(user)} ${quote(password)}\n`, { mode: 0o600 });
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', RUN_AS], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', RUN_AS], { encoding: 'utf8' }).trim());
+    chownSync(join(dir, 'userlist.txt'), uid, gid);
+  }
   writeFileSync(
     join(dir, 'pgbouncer.ini'),
     [
@@ -75,8 +85,7 @@ export async function startPgBouncer(
     ].join('\n'),
     { mode: 0o644 },
   );
-  const asRoot = process.getuid?.() === 0;
-  const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ['-u', 'nobody'] : []), join(dir, 'pgbouncer.ini')], {
+  const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ['-u', RUN_AS] : []), join(dir, 'pgbouncer.ini')], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
