@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 
 const page = readFileSync(new URL('../../docs/hosting.md', import.meta.url), 'utf8');
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The block of `lang` between `<!-- example:NAME -->` and `<!-- /example:NAME -->`, as the page shows it. */
 function shown(name: string, lang: string): string | undefined {
-  const marker = escape(name);
+  const marker = literal(name);
   return new RegExp(
     `<!-- example:${marker} -->\\n\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\n<!-- /example:${marker} -->`,
   ).exec(page)?.[1];
