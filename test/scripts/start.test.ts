@@ -2,9 +2,9 @@
 // token without a build, serves, and drains and exits 0 on SIGTERM, leaving no server behind, also
 // when the signal goes to npm alone, as a process manager sends it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { alive, descendants } from '../support/processes.js';
 
 const script = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,40 +57,6 @@ function banner(child: ChildProcess): Promise<{ url: string; token: string }> {
     child.on('exit', () => reject(new Error(`exited before its banner: ${out}`)));
   });
 }
-
-/** Every process under `pid`, from /proc (Linux). */
-function descendants(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The field after the command (in parentheses, which may hold spaces) are state, then ppid.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of parents) {
-      if (parent !== p) continue;
-      found.push(child);
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 // SIGTERM and SIGINT reach the script through npm (the script is exec'd, so npm's forwarding reaches
 // it); SIGKILL cannot be forwarded, and the script sees npm's death by its new parent.

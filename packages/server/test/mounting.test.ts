@@ -49,6 +49,15 @@ async function expectCreateReplayConflict(url: string, listener: { store: { get(
   expect(await listener.store.get(9007199254740992n)).toBeUndefined();
 }
 
+/** The app's own JSON route still parses its body, and an unknown path under the mount is the service's 404. */
+async function expectAppRouteBeside(base: string, mount: string) {
+  const note = await post(`${base}/notes`, '{"text":"water the fern"}');
+  expect(await note.json()).toEqual({ received: { text: 'water the fern' } });
+  const unknown = await post(`${base}${mount}/other`, '{}');
+  expect(unknown.status).toBe(404);
+  expect(await unknown.json()).toMatchObject({ error: 40401 });
+}
+
 it('serves under the path Express mounts it at, with no basePath, beside a route behind express.json()', async () => {
   const plants = createPlantStoreListener({ tokens: ['secret'] });
   const app = express();
@@ -59,12 +68,7 @@ it('serves under the path Express mounts it at, with no basePath, beside a route
   });
   const base = await listenExpress(app);
   await expectCreateReplayConflict(`${base}/plant-api/plants`, plants);
-  const note = await post(`${base}/notes`, '{"text":"water the fern"}');
-  expect(await note.json()).toEqual({ received: { text: 'water the fern' } });
-  // Everything under the mount is the service's: its 404 in the spec's Error shape.
-  const unknown = await post(`${base}/plant-api/other`, '{}');
-  expect(unknown.status).toBe(404);
-  expect(await unknown.json()).toMatchObject({ error: 40401 });
+  await expectAppRouteBeside(base, '/plant-api');
 });
 
 it('serves under an Express mount when basePath repeats the mount path, and when basePath is under the mount', async () => {
@@ -135,11 +139,7 @@ it('serves under a Fastify prefix through plantStorePlugin, beside JSON routes o
   app.post('/notes', async (request) => ({ received: request.body }));
   const base = await listenFastify(app);
   await expectCreateReplayConflict(`${base}/plant-api/plants`, plants);
-  const note = await post(`${base}/notes`, '{"text":"water the fern"}');
-  expect(await note.json()).toEqual({ received: { text: 'water the fern' } });
-  const unknown = await post(`${base}/plant-api/other`, '{}');
-  expect(unknown.status).toBe(404);
-  expect(await unknown.json()).toMatchObject({ error: 40401 });
+  await expectAppRouteBeside(base, '/plant-api');
   // The service's own rules under the prefix: a media type it does not take is its 415, not Fastify's.
   const text = await post(`${base}/plant-api/plants`, 'x', 'secret', 'text/plain');
   expect(text.status).toBe(415);
