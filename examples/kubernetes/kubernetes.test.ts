@@ -1,14 +1,20 @@
 // examples/kubernetes/plant-store.yaml, checked offline: every object against the Kubernetes JSON
 // schemas (kubernetes-models' validators), then what the schemas cannot see: that the parts refer to
-// each other (Secret keys, volume, ports, selectors) and that the server is given only flags it takes.
-import { readFileSync } from 'node:fs';
+// each other (Secret keys, volume, ports, selectors), that the server is given only flags it takes,
+// and the container's command run for real: its arguments and the Secret's token file and database
+// URL variable, against an embedded PostgreSQL.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { type IPodDisruptionBudget, PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { type ISecret, type IService, Secret, Service } from 'kubernetes-models/v1';
-import { describe, expect, it } from 'vitest';
-import { readJson, repoRoot, runOk } from '../../test/packaging/helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, readJson, repoRoot, runOk } from '../../test/packaging/helpers.js';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../test/support/postgres.js';
 
 const file = join(repoRoot, 'examples/kubernetes/plant-store.yaml');
 // js-yaml's load takes one document; the manifest is several, separated by `---` lines.
@@ -33,6 +39,7 @@ const models: { [K in keyof Kinds]: new (data: Kinds[K]) => { validate(): void }
   Service,
   PodDisruptionBudget,
 };
+const cli = join(repoRoot, 'packages/server/dist/cli.js');
 const version = readJson(join(repoRoot, 'node_modules/kubernetes-models/package.json')).version;
 
 describe(`the Kubernetes example against the schemas of kubernetes-models ${version}`, () => {
@@ -123,9 +130,77 @@ describe('the Kubernetes example, its parts together', () => {
   });
 
   it('gives the server only flags that plant-store-server --help lists', async () => {
-    const help = (await runOk(process.execPath, [join(repoRoot, 'packages/server/dist/cli.js'), '--help'])).stdout;
+    const help = (await runOk(process.execPath, [cli, '--help'])).stdout;
     const flags = args.filter((a) => a.startsWith('--'));
     expect(flags.length).toBeGreaterThan(0);
     expect(flags.filter((f) => !new RegExp(`^\\s+${f} `, 'm').test(help))).toEqual([]);
   });
+});
+
+describe("the Deployment's container, run", () => {
+  // The token whose sha256 the Secret's token file holds, as its comment says.
+  const token = 'change-me-too';
+  const deployment = byKind('Deployment');
+  const container = deployment.spec!.template.spec!.containers[0]!;
+  const tokens = byKind('Secret').stringData!.tokens!;
+  const work = mkdtempSync(join(tmpdir(), 'plant-store-kubernetes-'));
+  let database: EmbeddedDatabase | undefined;
+  beforeAll(async () => {
+    database = await startEmbeddedPostgres();
+  }, 180_000);
+  afterAll(async () => {
+    await database?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("serves with the Secret's token file and database URL, is ready on the ops port, and drains on SIGTERM", async () => {
+    expect(tokens).toContain(`sha256:${createHash('sha256').update(token).digest('hex')}`);
+    const tokenFile = join(work, 'tokens');
+    writeFileSync(tokenFile, tokens);
+    const [api, ops] = [await freePort(), await freePort()];
+    // The container's own arguments, with the paths and ports of this machine, and 127.0.0.1 for
+    // 0.0.0.0 so that the test's sockets stay local.
+    const replaced: Record<string, string> = {
+      '--token-file': tokenFile,
+      '--port': String(api),
+      '--ops-port': String(ops),
+      '--host': '127.0.0.1',
+      '--ops-host': '127.0.0.1',
+    };
+    const args = container.args!.map((arg, i, all) => replaced[all[i - 1]!] ?? arg);
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PLANT_STORE_')));
+    const env = { ...clean, PLANT_STORE_DATABASE_URL: database!.url };
+    expect(container.env!.map((e) => e.name)).toEqual(['PLANT_STORE_DATABASE_URL']);
+    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
+        const ready = await fetch(`http://127.0.0.1:${ops}/readyz`).catch(() => undefined);
+        if (ready?.status === 200) break;
+        if (Date.now() > deadline) throw new Error(`not ready within 60 s:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(output).toMatch(/\(2 workers\)/);
+      const create = (bearer: string) =>
+        fetch(`http://127.0.0.1:${api}/plants`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: '{"id":9007199254740993,"name":"Fern"}',
+        });
+      const created = await create(token);
+      expect(created.status, output).toBe(200);
+      expect(await created.json()).toEqual({ name: 'Fern' });
+      expect((await create('not-the-token')).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${ops}/livez`)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
