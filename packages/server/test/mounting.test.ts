@@ -120,6 +120,21 @@ it('uses the bytes express.raw() and express.text() kept, so ids stay exact', as
   await expectCreateReplayConflict(`${base}/text/plants`, fromText);
 });
 
+it('uses req.rawBody, as express.json({ verify }) apps keep it, when the parser read the body first', async () => {
+  const plants = createPlantStoreListener({ tokens: ['secret'] });
+  const app = express();
+  app.use(
+    express.json({
+      verify: (req, _res, bytes) => {
+        Object.assign(req, { rawBody: bytes });
+      },
+    }),
+  );
+  app.use('/plant-api', plants);
+  const base = await listenExpress(app);
+  await expectCreateReplayConflict(`${base}/plant-api/plants`, plants);
+});
+
 it("answers 413 when the kept body is over the listener's bodyLimit", async () => {
   const plants = createPlantStoreListener({ tokens: ['secret'], bodyLimit: 64 });
   const app = express();
