@@ -57,6 +57,8 @@ export function startPostgres(options?: StartOptions): Promise<PostgresServer>;
 export function serverDirectory(parent?: string): string;
 /** Stops every server whose data directory lies below `dir` and removes `dir`. */
 export function removeServers(dir: string): Promise<void>;
+/** Every process, from /proc (Linux): id, parent's id, CPU clock ticks (user, system, reaped children's user and system). */
+export function processTable(): { pid: number; ppid: number; ticks: number[] }[];
 /** The processes whose parent is `parent`, from /proc (Linux). */
 export function childrenOf(parent: number): number[];
 /** A TCP port of 127.0.0.1 that was free a moment ago. */

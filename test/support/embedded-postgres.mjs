@@ -452,22 +452,34 @@ function isPostgres(pid) {
 }
 
 /**
- * The processes whose parent is `parent`, from /proc (Linux): a postmaster's backends and workers.
- * @param {number} parent
- * @returns {number[]}
+ * Every process, from /proc (Linux): its id, its parent's, and its CPU clock ticks (user, system, and
+ * those of its reaped children, user and system).
+ * @returns {{ pid: number, ppid: number, ticks: number[] }[]}
  */
-export function childrenOf(parent) {
-  const children = [];
+export function processTable() {
+  const table = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) children.push(Number(entry));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: fields.slice(11, 15).map(Number) });
     } catch {
       // Exited while being read.
     }
   }
-  return children;
+  return table;
+}
+
+/**
+ * The processes whose parent is `parent`: a postmaster's backends and workers.
+ * @param {number} parent
+ * @returns {number[]}
+ */
+export function childrenOf(parent) {
+  return processTable()
+    .filter((each) => each.ppid === parent)
+    .map((each) => each.pid);
 }
 
 /**

@@ -10,7 +10,14 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { childrenOf, freePort, type PostgresMajor, startPostgres } from './embedded-postgres.mjs';
+import {
+  childrenOf,
+  freePort,
+  type PostgresMajor,
+  type PostgresServer,
+  type StartOptions,
+  startPostgres,
+} from './embedded-postgres.mjs';
 import type {} from './postgres-setup.js';
 
 export { childrenOf, freePort, type PostgresMajor };
@@ -32,38 +39,14 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** What a test can ask of a server of its own. */
-export interface EmbeddedPostgresOptions {
-  /** The major; default PLANT_STORE_TEST_POSTGRES_VERSION, else 18 (14 to 17 on linux-x64 only). */
-  version?: PostgresMajor;
-  /** Server settings, each passed as `-c name=value` (listen_addresses is 127.0.0.1 unless set here). */
-  settings?: Record<string, string>;
-  /** The contents of pg_hba.conf, written after initdb (default: password auth on 127.0.0.1). */
-  hba?: string;
-}
+/** What a test can ask of a server of its own: its major, `-c` settings, pg_hba.conf. */
+export type EmbeddedPostgresOptions = Pick<StartOptions, 'version' | 'settings' | 'hba'>;
 
-/** A PostgreSQL server a test started and controls: it can stop and start it again on the same data. */
-export interface EmbeddedDatabase {
-  readonly url: string;
-  readonly port: number;
-  /** The data directory, owned by the server's user (`postgres` when the tests run as root). */
-  readonly dataDir: string;
-  /** The directory of the server's `postgres`, `initdb` and `pg_ctl`. */
-  readonly binDir: string;
-  /** The postmaster's process id while it runs (its backends are its children), else undefined. */
-  pid(): number | undefined;
-  /** Stops the server (a fast shutdown: sessions are cut, as when an administrator stops it). */
-  stop(): Promise<void>;
-  /**
-   * SIGKILLs the postmaster and every backend at once, as a crash of the machine's database would:
-   * nothing is shut down cleanly, and the next start runs crash recovery.
-   */
-  kill(): Promise<void>;
-  /** Starts it again on the same data and port. */
-  start(): Promise<void>;
-  /** Stops it if it runs and removes its directory. */
-  close(): Promise<void>;
-}
+/** A PostgreSQL server a test started and controls: it can stop, kill and start it again on the same data. */
+export type EmbeddedDatabase = Pick<
+  PostgresServer,
+  'url' | 'port' | 'dataDir' | 'binDir' | 'pid' | 'stop' | 'kill' | 'start' | 'close'
+>;
 
 /**
  * A schema of its own on the external database (PLANT_STORE_TEST_DATABASE_URL), on the run's shared
