@@ -216,6 +216,22 @@ export function serverDirectory(parent) {
   return dir;
 }
 
+/** What to do, synchronously, for each server this process started and has not closed (detached ones aside). */
+const abandoned = new Set();
+
+/**
+ * Kills and removes, when this process exits, the servers it did not close: a postmaster does not
+ * notice that the process that started it is gone.
+ */
+function closeOnExit(abandon) {
+  if (!process.listeners('exit').includes(exitHook)) process.on('exit', exitHook);
+  abandoned.add(abandon);
+}
+
+function exitHook() {
+  for (const abandon of abandoned) abandon();
+}
+
 /**
  * Starts a PostgreSQL server in a new directory below `parent` (default: the temporary directory).
  * @param {import('./embedded-postgres.d.mts').StartOptions} [options]
@@ -238,6 +254,12 @@ export async function startPostgres(options = {}) {
       return '';
     }
   };
+  const gone = () => !child || child.exitCode !== null || child.signalCode !== null;
+  const abandon = () => {
+    if (!gone()) killTree(child.pid);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+  };
+  if (!options.detached) closeOnExit(abandon);
   try {
     const ids = serverAccount();
     const binaries = await usableBinaries(major, options.binaries ?? dir);
@@ -266,7 +288,6 @@ export async function startPostgres(options = {}) {
       await ready(child, dataDir, tail, port);
       running = true;
     };
-    const gone = () => !child || child.exitCode !== null || child.signalCode !== null;
     const exit = () => (gone() ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)));
     const signal = async (name, timeout) => {
       if (gone()) return;
@@ -299,19 +320,14 @@ export async function startPostgres(options = {}) {
         if (postmaster === undefined) return;
         running = false;
         const exited = exit();
-        for (const each of [postmaster, ...childrenOf(postmaster)]) {
-          try {
-            process.kill(each, 'SIGKILL');
-          } catch {
-            // Gone already.
-          }
-        }
+        killTree(postmaster);
         await exited;
       },
       async close() {
         try {
           await server.stop();
         } finally {
+          abandoned.delete(abandon);
           rmSync(dir, { recursive: true, force: true });
         }
       },
@@ -319,9 +335,20 @@ export async function startPostgres(options = {}) {
     await start();
     return server;
   } catch (error) {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    abandoned.delete(abandon);
+    abandon();
     throw error;
+  }
+}
+
+/** SIGKILLs a postmaster and its backends at once. */
+function killTree(postmaster) {
+  for (const each of [postmaster, ...childrenOf(postmaster)]) {
+    try {
+      process.kill(each, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
   }
 }
 
@@ -437,7 +464,7 @@ export async function removeServers(dir) {
   for (const pid of running) process.kill(pid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (running.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const pid of running.filter(alive)) for (const each of [pid, ...childrenOf(pid)]) process.kill(each, 'SIGKILL');
+  for (const pid of running.filter(alive)) killTree(pid);
   rmSync(dir, { recursive: true, force: true });
 }
 
