@@ -51,6 +51,8 @@ export type EmbeddedDatabase = Pick<
 /**
  * A schema of its own on the external database (PLANT_STORE_TEST_DATABASE_URL), on the run's shared
  * server, or (outside a vitest run) on a server started for this call. Call `close()` in `afterAll`.
+ * Other files use the same server at the same time: a test that stops, kills or reconfigures the server,
+ * or ends sessions it did not open, needs `startEmbeddedPostgres()`.
  * @example
  * let db: TestDatabase;
  * beforeAll(async () => { db = await openTestDatabase(); });
