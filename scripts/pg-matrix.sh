@@ -17,31 +17,18 @@ cd "$(dirname "$0")/.."
 MAJORS='14 15 16 17 18'
 TESTS='packages/store-postgres/test/conformance.test.ts test/contract/postgres.test.ts test/postgres/crash.test.ts'
 
-list_only=false
-selected=()
-for arg in "$@"; do
-  case "$arg" in
-    --reports) list_only=true ;;
-    *) selected+=("$arg") ;;
-  esac
-done
+# shellcheck source=scripts/matrix-lib.sh
+. scripts/matrix-lib.sh
+matrix_arguments "$@"
 [ ${#selected[@]} -eq 0 ] && read -r -a selected <<< "$MAJORS"
 limit="${PG_MATRIX_TIMEOUT:-300}"
 report_dir=.vitest-reports
 
 if ! $list_only; then
-  for pkg in core store-postgres client server; do
-    if [ ! -d "packages/${pkg}/dist" ]; then
-      echo "packages/${pkg} is not built: run \`npm run build\` first"
-      echo "0 passed, 1 failed"
-      exit 1
-    fi
-  done
+  matrix_built core store-postgres client server
   mkdir -p "$report_dir"
 fi
 
-reports=()
-failed=()
 for major in "${selected[@]}"; do
   report="${report_dir}/pg${major}.json"
   reports+=("$report")
@@ -57,11 +44,4 @@ for major in "${selected[@]}"; do
   fi
 done
 $list_only && exit 0
-
-status=0
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "PostgreSQL matrix failed: ${failed[*]}"
-  status=1
-fi
-node scripts/summary.mjs --status=$status "${reports[@]}"
-exit $status
+matrix_finish "PostgreSQL matrix"
