@@ -80,15 +80,12 @@ export function makeTestCertificates(): TestCertificates {
   };
 }
 
-/** The `postgres` flags that turn TLS on with what {@link installServerCertificate} put in the data directory. */
-export const TLS_FLAGS: readonly string[] = [
-  '-c',
-  'ssl=on',
-  '-c',
-  'ssl_cert_file=server.crt',
-  '-c',
-  'ssl_key_file=server.key',
-];
+/** The `postgres` settings that turn TLS on with what {@link installServerCertificate} put in the data directory. */
+export const TLS_SETTINGS: Readonly<Record<string, string>> = {
+  ssl: 'on',
+  ssl_cert_file: 'server.crt',
+  ssl_key_file: 'server.key',
+};
 
 /**
  * Copies the server certificate and key into a PostgreSQL data directory, owned as the directory is

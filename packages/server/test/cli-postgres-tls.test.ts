@@ -3,8 +3,7 @@
 // CA serves; a wrong CA, a host name the certificate does not name, and sslmode=disable exit 1 at once
 // (within the test's bound, far below the ten-minute --database-wait), naming why and host:port; a URL
 // that asks for verification never falls back to a plain connection.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -17,7 +16,7 @@ import {
   installServerCertificate,
   makeTestCertificates,
   type TestCertificates,
-  TLS_FLAGS,
+  TLS_SETTINGS,
 } from '../../../test/support/tls.js';
 import { listening, run } from './cli-process.js';
 import { createPlant } from './cli-postgres-support.js';
@@ -29,11 +28,9 @@ beforeAll(async () => {
   certificates = makeTestCertificates();
   tls = await startEmbeddedPostgres({
     // 127.0.0.2 too: the same server under an address its certificate does not name.
-    postgresFlags: [...TLS_FLAGS, '-c', 'listen_addresses=127.0.0.1,127.0.0.2'],
-    configure: (dataDir) => {
-      installServerCertificate(dataDir, certificates);
-      writeFileSync(join(dataDir, 'pg_hba.conf'), 'hostssl all all 127.0.0.0/8 scram-sha-256\n');
-    },
+    settings: { ...TLS_SETTINGS, listen_addresses: '127.0.0.1,127.0.0.2' },
+    hba: 'hostssl all all 127.0.0.0/8 scram-sha-256\n',
+    configure: (dataDir) => installServerCertificate(dataDir, certificates),
   });
   plain = await openTestDatabase();
 }, 180_000);
