@@ -97,6 +97,8 @@ function sendAnswer(
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
       'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
       connection: 'close',
     });
     res.end(answer.body);
