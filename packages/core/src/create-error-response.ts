@@ -73,7 +73,11 @@ export function createErrorResponse(code: ErrorCode, message?: string, init: Err
   if (code === ErrorCode.MISSING_CREDENTIALS) headers['www-authenticate'] = CHALLENGE_MISSING;
   else if (code === ErrorCode.INVALID_TOKEN) headers['www-authenticate'] = CHALLENGE_INVALID;
   else if (code === ErrorCode.METHOD_NOT_ALLOWED) headers['allow'] = 'POST';
-  else if (code === ErrorCode.STORE_UNAVAILABLE || code === ErrorCode.RATE_LIMITED || code === ErrorCode.AUTH_UNAVAILABLE)
+  else if (
+    code === ErrorCode.STORE_UNAVAILABLE ||
+    code === ErrorCode.RATE_LIMITED ||
+    code === ErrorCode.AUTH_UNAVAILABLE
+  )
     headers['retry-after'] = '1';
   if (init.headers === undefined) return new Response(errorBody(code, text), { status, headers });
   // Through Headers, so that `Allow` replaces `allow` instead of being sent beside it.

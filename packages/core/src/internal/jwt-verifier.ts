@@ -95,9 +95,13 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
   };
   // Loaded once, and only by an app that accepts JWTs: the mocks and browsers never fetch jose.
   let jose: Promise<Jose> | undefined;
+  const joseOf = (): Promise<Jose> => {
+    jose ??= import('jose');
+    return jose;
+  };
   let key: Promise<JWTVerifyGetKey | Uint8Array> | undefined;
   const keyOf = (): Promise<JWTVerifyGetKey | Uint8Array> => {
-    key ??= (jose ??= import('jose')).then((lib) => {
+    key ??= joseOf().then((lib) => {
       if (secret !== undefined) return secret;
       if (url === undefined) return lib.createLocalJWKSet(options.jwks as Parameters<Jose['createLocalJWKSet']>[0]);
       return remoteKeys(lib, url, { timeout, cooldown, maxAge });
@@ -113,7 +117,7 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
 
   async function verify(token: string): Promise<JwtOutcome> {
     if (unavailableUntil > Date.now()) return { ok: false, unavailable: retryAfter };
-    const lib = await (jose ??= import('jose'));
+    const lib = await joseOf();
     try {
       const { payload } = await lib.jwtVerify(token, (await keyOf()) as JWTVerifyGetKey, verifyOptions);
       const outcome: JwtOutcome = {
@@ -268,7 +272,12 @@ function checkNumber(value: number | undefined, fallback: number, name: string, 
 }
 
 function isJwkSet(value: unknown): value is { keys: readonly object[] } {
-  return typeof value === 'object' && value !== null && !(value instanceof URL) && Array.isArray((value as { keys?: unknown }).keys);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof URL) &&
+    Array.isArray((value as { keys?: unknown }).keys)
+  );
 }
 
 /**
@@ -279,7 +288,8 @@ function checkJwksUrl(value: unknown): URL | undefined {
   if (!(typeof value === 'string' || value instanceof URL)) return undefined;
   if (!URL.canParse(String(value))) throw new TypeError('auth.jwt.jwks must be an https URL or a JWK Set');
   const url = new URL(String(value));
-  const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const loopback =
+    url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
   if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) return url;
   throw new TypeError('auth.jwt.jwks must be an https URL (http only to localhost, 127.0.0.1 or [::1])');
 }
