@@ -1,6 +1,9 @@
 // --workers on a real PostgreSQL, with real processes and real signals: every worker serves with the
 // one token, /metrics sums the workers, a SIGKILLed worker is replaced while the others answer and
 // nothing acknowledged is lost, /readyz follows the database, and no worker outlives its primary.
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -209,4 +212,54 @@ it('leaves no worker behind when its primary is SIGKILLed', async () => {
   c.run.child.kill('SIGKILL');
   await until('the workers to exit', () => (pids.every((pid) => !alive(pid)) ? true : undefined));
   await expect(fetch(`${c.url}/plants`, { method: 'POST' })).rejects.toThrow();
+}, 60_000);
+
+it('re-reads --token-file in every worker on SIGHUP to the primary', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-worker-tokens-'));
+  try {
+    const file = join(dir, 'tokens.txt');
+    writeFileSync(file, 'first-token\n');
+    const cluster = run([
+      '--database',
+      db.url,
+      '--database-table',
+      `plants_workers_${tables++}`,
+      '--workers',
+      '2',
+      '--port',
+      '0',
+      '--log',
+      '--token-file',
+      file,
+    ]);
+    const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'first-token' };
+    expect(cluster.stdout).not.toContain('Token:');
+    for (let id = 1; id <= 10; id++) expect((await create(c, id)).status).toBe(200);
+    writeFileSync(`${file}.new`, 'second-token\n');
+    renameSync(`${file}.new`, file);
+    cluster.child.kill('SIGHUP');
+    const reloaded = await until('both workers to reload', () => {
+      const workers = new Set(
+        logLines(c)
+          .filter((l) => l.event === 'tokens-reloaded')
+          .map((l) => l.worker),
+      );
+      return workers.size === 2 ? workers : undefined;
+    });
+    expect(reloaded.size).toBe(2);
+    const requestsBefore = logLines(c).filter((l) => l.message === 'request').length;
+    // Enough requests that both workers answer some: each must refuse the old token and accept the new.
+    for (let id = 11; id <= 30; id++) {
+      expect((await create(c, id, undefined, 'first-token')).status).toBe(401);
+      expect((await create(c, id, undefined, 'second-token')).status).toBe(200);
+    }
+    const servedAfter = logLines(c)
+      .filter((l) => l.message === 'request')
+      .slice(requestsBefore);
+    expect(new Set(servedAfter.map((l) => l.worker)).size).toBe(2);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 60_000);
