@@ -1,4 +1,7 @@
 // Rate limits on the real server: the client address behind --trust-proxy, and 429s in /metrics.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { serve, TOKEN } from './helpers.js';
@@ -59,5 +62,40 @@ describe('/metrics', () => {
     const requests = families.find((f) => f.name === 'plant_store_http_requests_total')?.metrics ?? [];
     const limited = requests.find((m) => m.labels.status === '429' && m.labels.code === '42901');
     expect(Number(limited?.value)).toBe(2);
+  });
+});
+
+describe('token file reloads', () => {
+  it('swaps the tokens on reloadTokens(), keeps them on a bad file, and counts both in /metrics', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-reload-'));
+    try {
+      const file = join(dir, 'tokens.txt');
+      writeFileSync(file, 'first\nsecond\n');
+      const server = await serve({ tokens: undefined, tokenFile: file, ops: { port: 0 } });
+      expect(await post(server.url, 'first')).toBe(200);
+      writeFileSync(file, 'third\n');
+      expect(await server.reloadTokens()).toBe(1);
+      expect(await post(server.url, 'first')).toBe(401);
+      expect(await post(server.url, 'third')).toBe(200);
+      writeFileSync(file, 'third\nbad line\n');
+      await expect(server.reloadTokens()).rejects.toThrow(/line 2 is not a token entry/);
+      expect(await post(server.url, 'third')).toBe(200);
+      const families = parsePrometheus(await (await fetch(`${server.opsUrl}/metrics`)).text()) as Array<{
+        name: string;
+        metrics: Array<{ value: string; labels: Record<string, string> }>;
+      }>;
+      const reloads = families.find((f) => f.name === 'plant_store_token_reloads_total')?.metrics ?? [];
+      expect(Object.fromEntries(reloads.map((m) => [m.labels.outcome, Number(m.value)]))).toEqual({ ok: 1, failed: 1 });
+      const entries = families.find((f) => f.name === 'plant_store_token_entries')?.metrics[0]?.value;
+      expect(Number(entries)).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses tokens and tokenFile together, and reloadTokens() without a file', async () => {
+    await expect(serve({ tokens: ['a'], tokenFile: '/nonexistent' })).rejects.toThrow(TypeError);
+    const server = await serve();
+    await expect(server.reloadTokens()).rejects.toThrow(TypeError);
   });
 });

@@ -263,3 +263,29 @@ it('re-reads --token-file in every worker on SIGHUP to the primary', async () =>
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+it('takes the database password from PGPASSFILE, so no secret is on the command line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pgpass-'));
+  try {
+    const url = new URL(db.url);
+    const passfile = join(dir, 'pgpass');
+    // libpq's format, host:port:database:user:password; only a file its owner alone can read is used.
+    writeFileSync(passfile, `${url.hostname}:${url.port}:*:${url.username}:${decodeURIComponent(url.password)}\n`, {
+      mode: 0o600,
+    });
+    const withoutPassword = `postgres://${url.username}@${url.host}${url.pathname}`;
+    const tokens = join(dir, 'tokens.txt');
+    writeFileSync(tokens, 'pgpass-token\n', { mode: 0o600 });
+    const cli = run(['--port', '0', '--database-table', `plants_workers_${tables++}`, '--token-file', tokens], {
+      PLANT_STORE_DATABASE_URL: withoutPassword,
+      PGPASSFILE: passfile,
+    });
+    const served = await listening(cli);
+    const c: Cluster = { run: cli, url: served, opsUrl: '', token: 'pgpass-token' };
+    expect((await create(c, 1)).status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
