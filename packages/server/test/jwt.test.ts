@@ -32,7 +32,7 @@ beforeAll(async () => {
       { ...(await exportJWK(ec.publicKey)), kid: 'ec-1', alg: 'ES256', use: 'sig' },
     ],
   };
-  jwks.server = createServer((req, res) => {
+  jwks.server = createServer((_req, res) => {
     jwks.fetches++;
     if (jwks.mode === 'hang') return; // never answers: the verifier's timeout must end the wait
     if (jwks.mode === 'down') {
