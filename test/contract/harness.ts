@@ -47,6 +47,12 @@ export interface CaseConfig {
   readonly basePath?: string;
   readonly tokens?: readonly string[] | 'any';
   readonly bodyLimit?: number;
+  /** JWTs accepted beside the tokens: a JWK Set held in memory, so every runtime verifies without a fetch. */
+  readonly jwt?: {
+    readonly jwks: { readonly keys: readonly object[] };
+    readonly issuer: string;
+    readonly audience: string;
+  };
 }
 
 /** One row of the table: a sequence of requests against a fresh service. */
