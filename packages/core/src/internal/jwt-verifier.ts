@@ -116,7 +116,8 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
   let unavailableUntil = 0;
 
   async function verify(token: string): Promise<JwtOutcome> {
-    if (unavailableUntil > Date.now()) return { ok: false, unavailable: retryAfter };
+    const wait = unavailableUntil - Date.now();
+    if (wait > 0) return { ok: false, unavailable: Math.max(1, Math.ceil(wait / 1000)) };
     const lib = await joseOf();
     try {
       const { payload } = await lib.jwtVerify(token, (await keyOf()) as JWTVerifyGetKey, verifyOptions);
