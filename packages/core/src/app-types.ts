@@ -107,18 +107,34 @@ export interface PlantStoreAuthOptions {
   readonly failedAuthLimit?: RateLimit;
 }
 
-/** Options of {@link createPlantStoreApp}; `S` is the type of its store. */
-export interface PlantStoreAppOptions<S extends PlantStore = MemoryStore> {
-  /**
-   * Accepted bearer tokens: a non-empty list (compared in constant time; an entry may be
-   * `sha256:<hex>`, the SHA-256 of a token, so the list need not hold secrets in the clear), a
-   * {@link TokenSet} that can be replaced while serving, or `"any"` to accept every well-formed bearer
-   * token (what the MSW mocks do by default). There is no default: a server that accepts every token
-   * must say so. May be left out when `auth.jwt` is given (then only JWTs are accepted).
-   */
-  readonly tokens?: readonly string[] | 'any' | TokenSet;
-  /** JWT bearer tokens and rate limits; see {@link PlantStoreAuthOptions}. */
-  readonly auth?: PlantStoreAuthOptions;
+/**
+ * Options of {@link createPlantStoreApp}; `S` is the type of its store. `tokens` is required, unless
+ * `auth.jwt` is given (then a service that takes only JWTs leaves it out).
+ */
+export type PlantStoreAppOptions<S extends PlantStore = MemoryStore> = PlantStoreAppSettings<S> &
+  (
+    | {
+        /**
+         * Accepted bearer tokens: a non-empty list (compared in constant time; an entry may be
+         * `sha256:<hex>`, the SHA-256 of a token, so the list need not hold secrets in the clear), a
+         * {@link TokenSet} that can be replaced while serving, or `"any"` to accept every well-formed
+         * bearer token (what the MSW mocks do by default). There is no default: a server that accepts
+         * every token must say so.
+         */
+        readonly tokens: readonly string[] | 'any' | TokenSet;
+        /** JWT bearer tokens and rate limits; see {@link PlantStoreAuthOptions}. */
+        readonly auth?: PlantStoreAuthOptions;
+      }
+    | {
+        /** No static token: only JWTs are accepted. */
+        readonly tokens?: undefined;
+        /** JWT bearer tokens (required without `tokens`) and rate limits. */
+        readonly auth: PlantStoreAuthOptions & { readonly jwt: JwtAuthOptions };
+      }
+  );
+
+/** The options of {@link createPlantStoreApp} besides the credentials it accepts. */
+export interface PlantStoreAppSettings<S extends PlantStore = MemoryStore> {
   /** Where plants live. Default: a new memory store. */
   readonly store?: S;
   /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */

@@ -7,6 +7,7 @@ export type {
   JwtAuthOptions,
   PlantStoreApp,
   PlantStoreAppOptions,
+  PlantStoreAppSettings,
   PlantStoreAuthOptions,
   PlantStoreRequest,
   PlantStoreResponse,

@@ -67,6 +67,7 @@ describe('token sets', () => {
   });
 
   it('needs tokens or a JWT: nothing accepted is a TypeError', () => {
+    // @ts-expect-error tokens or auth.jwt is required
     expect(() => createPlantStoreApp({})).toThrow(TypeError);
     expect(() => createPlantStoreApp({ tokens: [] })).toThrow(TypeError);
   });

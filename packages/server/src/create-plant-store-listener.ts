@@ -7,6 +7,7 @@ import {
   type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
+  type PlantStoreAppOptions,
   type PlantStoreAuthOptions,
   StoreUnavailableError,
   type TokenSet,
@@ -140,7 +141,7 @@ export function createListenerParts<S extends PlantStore>(
   extras: ListenerExtras = {},
 ): ListenerParts<S> {
   // JWTs alone are a choice: a token is made only when nothing else would be accepted.
-  const tokens = options.tokens ?? (options.auth?.jwt === undefined ? [generateToken()] : []);
+  const tokens = options.tokens ?? (options.auth?.jwt === undefined ? [generateToken()] : undefined);
   const trustProxy = options.trustProxy ?? 0;
   if (!Number.isSafeInteger(trustProxy) || trustProxy < 0 || trustProxy > 32)
     throw new TypeError('trustProxy must be a whole number of proxies from 0 to 32');
@@ -157,7 +158,8 @@ export function createListenerParts<S extends PlantStore>(
   // Without a store option S is its default, MemoryStore: the cast is what that default means.
   const store = options.store ?? (createMemoryStore() as unknown as S);
   const app = createPlantStoreApp<PlantStore>({
-    ...(tokens !== undefined && !(Array.isArray(tokens) && tokens.length === 0) && { tokens }),
+    // Tokens, JWTs or both; the core refuses neither with a TypeError, which the cast below leaves to it.
+    ...(tokens !== undefined && { tokens }),
     ...(options.auth !== undefined && { auth: options.auth }),
     store: extras.metrics === undefined ? store : extras.metrics.timed(store),
     ...(options.basePath !== undefined && { basePath: options.basePath }),
@@ -177,7 +179,7 @@ export function createListenerParts<S extends PlantStore>(
       }
       logger?.error('fault', { requestId, event: 'fault', error: describeError(error) });
     },
-  });
+  } as PlantStoreAppOptions<PlantStore>);
   const state: ListenerState = {
     closing: false,
     inFlight: 0,
@@ -191,7 +193,7 @@ export function createListenerParts<S extends PlantStore>(
   return {
     app,
     store,
-    tokens,
+    tokens: tokens ?? [],
     state,
     logger,
     listener: createRequestListener(app, state, false),

@@ -201,7 +201,7 @@ export async function startServer<S extends PlantStore>(
     { ...options, store, ...(tokenSet !== undefined && { tokens: tokenSet }) },
     { logger, metrics },
   );
-  state.linger = { ...state.linger, ms: timeouts.lingerTimeout };
+  state.linger = { ...DEFAULT_LINGER, ms: timeouts.lingerTimeout };
   if (tokenSet !== undefined) metrics?.observeTokenReload(undefined, tokenSet.size);
   const answers = await state.answers;
   const readiness = new Readiness(store, logger);

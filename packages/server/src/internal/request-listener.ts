@@ -18,10 +18,10 @@ export interface ListenerState {
   readonly metrics: Metrics | undefined;
   /** The answers the server gives without the core (built once, asynchronously, at creation). */
   readonly answers: Promise<TransportAnswers>;
-  /** Proxies trusted to add to `X-Forwarded-For` (0: the socket's peer is the client). */
-  readonly trustProxy: number;
-  /** How long, and how many bytes, a refused upload is still read after its answer. */
-  linger: LingerLimits;
+  /** Proxies trusted to add to `X-Forwarded-For`. Default 0: the socket's peer is the client. */
+  readonly trustProxy?: number;
+  /** How long, and how many bytes, a refused upload is still read after its answer. Default {@link DEFAULT_LINGER}. */
+  linger?: LingerLimits;
 }
 
 /** The bounds of a lingering close. */
@@ -55,7 +55,7 @@ export function createRequestListener(
       void state.answers.then((answers) => sendAnswer(state, req, res, answers.missingHost, started));
       return;
     }
-    const request = new NodeRequest(req, res, expectsContinue, state.trustProxy);
+    const request = new NodeRequest(req, res, expectsContinue, state.trustProxy ?? 0);
     app.handle(request).then(
       (response) => send(state, req, res, request, response, started),
       (error: unknown) => {
@@ -95,7 +95,7 @@ function send(
   // drained on a kept-alive socket: that is how a client would stream forever. Closing also
   // makes a shutting-down server's sockets go away once their last answer is out.
   if (state.closing || request.overflowed || !req.complete) headers['connection'] = 'close';
-  if (!req.complete) lingerAfterAnswer(req, state.linger);
+  if (!req.complete) lingerAfterAnswer(req, state.linger ?? DEFAULT_LINGER);
   res.writeHead(response.status, headers);
   res.end(response.body);
   finish(state, req, request.path, response.status, response.body, requestId, started);
