@@ -32,7 +32,7 @@ const fails = (request: RawRequest, status: number, error: number, headers?: Rec
  * An ES256 public key and two tokens it verifies (valid until 2100; the private key was dropped after
  * signing): one for this service's audience, one for another.
  */
-const CONTRACT_JWT = {
+export const CONTRACT_JWT = {
   jwks: {
     keys: [
       {
@@ -48,9 +48,9 @@ const CONTRACT_JWT = {
   issuer: 'https://idp.contract.test/',
   audience: 'plant-store',
 };
-const JWT_VALID =
+export const JWT_VALID =
   'eyJhbGciOiJFUzI1NiIsImtpZCI6ImNvbnRyYWN0LWVzMjU2In0.eyJzdWIiOiJjb250cmFjdC11c2VyIiwiaXNzIjoiaHR0cHM6Ly9pZHAuY29udHJhY3QudGVzdC8iLCJhdWQiOiJwbGFudC1zdG9yZSIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ.TA26GMF34dBKVWEqUmGVOMhT5EJOMtYNU_hI6pt4OLsucd3BL8RLcPLWoyfIZhGK7hfBCyp4M8hgtgGeuRRFAA';
-const JWT_OTHER_AUDIENCE =
+export const JWT_OTHER_AUDIENCE =
   'eyJhbGciOiJFUzI1NiIsImtpZCI6ImNvbnRyYWN0LWVzMjU2In0.eyJzdWIiOiJjb250cmFjdC11c2VyIiwiaXNzIjoiaHR0cHM6Ly9pZHAuY29udHJhY3QudGVzdC8iLCJhdWQiOiJhbm90aGVyLWFwaSIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ.gK0auBzLrk4di90WB01Ze-aFgRgJfibHTYDe4Nlovpcw0fK2AzUrljD-vdwsf9iTrbE6LqRbfztVVM2MVG8UOA';
 
 const CHALLENGE = 'Bearer realm="plant-store"';

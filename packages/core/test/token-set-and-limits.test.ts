@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPlantStoreApp, createTokenSet, ErrorCode, parseTokenFile } from '../src/index.js';
 import { RateLimiter } from '../src/internal/rate-limiter.js';
+import { CONTRACT_JWT, JWT_OTHER_AUDIENCE, JWT_VALID } from '../../../test/contract/cases.js';
 import { createRequest, read } from './helpers.js';
 
 const sha256 = async (token: string) =>
@@ -158,5 +159,27 @@ describe('safety headers', () => {
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     }
+  });
+});
+
+describe('static tokens and JWTs together', () => {
+  it('accepts a plain entry, a hashed entry and a JWT, and names why a JWT is refused', async () => {
+    const app = createPlantStoreApp({
+      tokens: ['plain-one', await sha256('hashed-one'), await sha256('looks.like.jwt')],
+      auth: { jwt: CONTRACT_JWT },
+    });
+    let id = 0;
+    const status = async (token: string) => (await app.fetch(withToken(token, ++id))).status;
+    expect(await status('plain-one')).toBe(200);
+    expect(await status('hashed-one')).toBe(200);
+    expect(await status(JWT_VALID)).toBe(200);
+    // Again: from the verifier's cache.
+    expect(await status(JWT_VALID)).toBe(200);
+    // A static token of a JWT's form, given by its hash: refused as a JWT, then found among the hashes.
+    expect(await status('looks.like.jwt')).toBe(200);
+    const refused = await app.fetch(withToken(JWT_OTHER_AUDIENCE, ++id));
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error_description="the token is for another audience"');
+    expect(await status('not-a-token-here')).toBe(401);
   });
 });

@@ -9,9 +9,6 @@ export const AUTH_OK = 0;
 export const AUTH_MISSING = 40101;
 /** A bearer token that is not accepted: the 40102 answer. */
 export const AUTH_INVALID = 40102;
-/** The result of judging an `Authorization` header: accepted, or the error code to answer. */
-export type AuthOutcome = typeof AUTH_OK | typeof AUTH_MISSING | typeof AUTH_INVALID | typeof AUTH_UNAVAILABLE;
-
 /**
  * token68 (RFC 9110 §11.2), the form of a bearer token (RFC 6750 §2.1 b64token). Anything else can
  * never be an accepted token, so it is refused before any comparison.
@@ -54,23 +51,15 @@ export function createAuthenticator(
   jwt: JwtAuthOptions | undefined,
 ): (header: string | null) => AuthResult | Promise<AuthResult> {
   const any = tokens === 'any';
-  if (tokens === undefined && jwt === undefined) compileEntries(tokens as unknown as string[]); // its TypeError
+  if (tokens === undefined && jwt === undefined) {
+    throw new TypeError('tokens must be a non-empty list of bearer tokens, or "any" (or give auth.jwt)');
+  }
   const set = entriesOf(tokens);
   const verifyJwt = jwt === undefined ? undefined : createJwtVerifier(jwt);
   // One accepted result per entry, made once per generation of the set.
   let resultsFor: TokenEntries | undefined;
   let plainResults: AuthResult[] = [];
   let hashedResults: AuthResult[] = [];
-
-  async function slowPath(token: string, entries: TokenEntries | undefined): Promise<AuthResult> {
-    if (entries !== undefined && entries.hashed.length > 0) {
-      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
-      const k = matchIndex(digest, entries.hashed);
-      if (k !== -1) return resultOf(entries, k, true);
-    }
-    if (verifyJwt !== undefined && looksLikeJwt(token)) return jwtResult(await verifyJwt(token));
-    return INVALID;
-  }
 
   function resultOf(entries: TokenEntries, k: number, hashed: boolean): AuthResult {
     if (resultsFor !== entries) {
@@ -79,6 +68,13 @@ export function createAuthenticator(
       hashedResults = entries.hashed.map((e) => ({ outcome: AUTH_OK, key: e.key }));
     }
     return (hashed ? hashedResults : plainResults)[k]!;
+  }
+
+  /** The entry given by the SHA-256 of `token`, or `otherwise`. */
+  async function matchHashed(token: string, entries: TokenEntries, otherwise: AuthResult): Promise<AuthResult> {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+    const k = matchIndex(digest, entries.hashed);
+    return k === -1 ? otherwise : resultOf(entries, k, true);
   }
 
   return (header) => {
@@ -92,13 +88,18 @@ export function createAuthenticator(
       const k = matchIndex(token, entries.plain);
       if (k !== -1) return resultOf(entries, k, false);
     }
-    if (verifyJwt !== undefined && (entries === undefined || entries.hashed.length === 0)) {
-      if (!looksLikeJwt(token) && entries !== undefined) return INVALID;
+    const hashed = entries !== undefined && entries.hashed.length > 0 ? entries : undefined;
+    // A JWT is judged before the hashed entries, so a token verified before answers synchronously
+    // (from the verifier's cache) even where hashed entries are configured.
+    if (verifyJwt !== undefined && (entries === undefined || looksLikeJwt(token))) {
       const outcome = verifyJwt(token);
-      return outcome instanceof Promise ? outcome.then(jwtResult) : jwtResult(outcome);
+      if (hashed === undefined) return outcome instanceof Promise ? outcome.then(jwtResult) : jwtResult(outcome);
+      // A refused JWT-shaped token may still be a static token given by its hash.
+      const refused = (judged: JwtOutcome) =>
+        judged.ok ? jwtResult(judged) : matchHashed(token, hashed, jwtResult(judged));
+      return outcome instanceof Promise ? outcome.then(refused) : refused(outcome);
     }
-    if (entries === undefined || entries.hashed.length === 0) return INVALID;
-    return slowPath(token, entries);
+    return hashed === undefined ? INVALID : matchHashed(token, hashed, INVALID);
   };
 }
 
