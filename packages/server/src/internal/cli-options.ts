@@ -75,7 +75,7 @@ Options (each flag wins over its environment variable):
   --workers <n|auto>   serve from n processes (auto: one   PLANT_STORE_WORKERS    (needs --database)
                        per core) sharing the port
 
-Authentication and limits (docs/security.md):
+Authentication and limits:
   --token-file <path>  accepted tokens, one per line: a    PLANT_STORE_TOKEN_FILE
                        token or sha256:<hex> of one; # comments. SIGHUP re-reads it (every
                        worker); a bad file keeps the tokens as they were and logs an error
