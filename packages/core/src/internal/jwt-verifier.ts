@@ -139,16 +139,17 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
   }
 
   return (token) => {
-    if (token.length > maxLength) return { ok: false, reason: JWT_REASONS.tooLong };
-    // A JWS in compact form is three base64url parts; anything else is no JWT (JWE is not accepted).
-    if (!COMPACT_JWS.test(token)) return { ok: false, reason: JWT_REASONS.malformed };
     // A token verified before is accepted without a signature check until it expires: the cache is
-    // keyed by the whole token, so a token differing in any byte is verified afresh.
+    // keyed by the whole token, so a token differing in any byte is verified afresh. First, since
+    // what it holds passed every check below.
     const cached = verified.get(token);
     if (cached !== undefined) {
       if (cached.until > Date.now()) return cached.outcome;
       verified.delete(token);
     }
+    if (token.length > maxLength) return { ok: false, reason: JWT_REASONS.tooLong };
+    // A JWS in compact form is three base64url parts; anything else is no JWT (JWE is not accepted).
+    if (!COMPACT_JWS.test(token)) return { ok: false, reason: JWT_REASONS.malformed };
     return verify(token);
   };
 }
