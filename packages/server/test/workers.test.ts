@@ -289,3 +289,38 @@ it('takes the database password from PGPASSFILE, so no secret is on the command 
     rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+it('counts --rate-limit in each worker apart: with 2 workers a credential gets up to twice the limit', async () => {
+  const cluster = run([
+    '--database',
+    db.url,
+    '--database-table',
+    `plants_workers_${tables++}`,
+    '--workers',
+    '2',
+    '--port',
+    '0',
+    '--log',
+    '--token',
+    'limited-token',
+    '--rate-limit',
+    '3/3600',
+  ]);
+  const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'limited-token' };
+  const statuses: number[] = [];
+  for (let id = 1; id <= 20; id++) statuses.push((await create(c, id)).status);
+  const byWorker = new Map<unknown, number[]>();
+  for (const line of logLines(c).filter((l) => l.message === 'request')) {
+    byWorker.set(line.worker, [...(byWorker.get(line.worker) ?? []), line.status as number]);
+  }
+  // Each worker that answered at least 3 requests allowed exactly 3 and refused the rest.
+  expect(byWorker.size).toBe(2);
+  for (const answered of byWorker.values()) {
+    expect(answered.length).toBeGreaterThanOrEqual(3);
+    expect(answered.filter((s) => s === 200)).toHaveLength(3);
+  }
+  expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(14);
+  cluster.child.kill('SIGTERM');
+  expect(await cluster.exited).toBe(0);
+}, 60_000);
