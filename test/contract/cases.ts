@@ -28,6 +28,31 @@ const fails = (request: RawRequest, status: number, error: number, headers?: Rec
   expect: { status, error, ...(headers && { headers }) },
 });
 
+/**
+ * An ES256 public key and two tokens it verifies (valid until 2100; the private key was dropped after
+ * signing): one for this service's audience, one for another.
+ */
+export const CONTRACT_JWT = {
+  jwks: {
+    keys: [
+      {
+        kty: 'EC',
+        x: 'Os5VnFXm6PiUFr_6IzWKahcrs277RpZSnVGM_5lfNuU',
+        y: 'aXOFbHN6KLFjuxzGvqLwYRxvi7N_pLVHll7ADugqeSQ',
+        crv: 'P-256',
+        kid: 'contract-es256',
+        alg: 'ES256',
+      },
+    ],
+  },
+  issuer: 'https://idp.contract.test/',
+  audience: 'plant-store',
+};
+export const JWT_VALID =
+  'eyJhbGciOiJFUzI1NiIsImtpZCI6ImNvbnRyYWN0LWVzMjU2In0.eyJzdWIiOiJjb250cmFjdC11c2VyIiwiaXNzIjoiaHR0cHM6Ly9pZHAuY29udHJhY3QudGVzdC8iLCJhdWQiOiJwbGFudC1zdG9yZSIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ.TA26GMF34dBKVWEqUmGVOMhT5EJOMtYNU_hI6pt4OLsucd3BL8RLcPLWoyfIZhGK7hfBCyp4M8hgtgGeuRRFAA';
+export const JWT_OTHER_AUDIENCE =
+  'eyJhbGciOiJFUzI1NiIsImtpZCI6ImNvbnRyYWN0LWVzMjU2In0.eyJzdWIiOiJjb250cmFjdC11c2VyIiwiaXNzIjoiaHR0cHM6Ly9pZHAuY29udHJhY3QudGVzdC8iLCJhdWQiOiJhbm90aGVyLWFwaSIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjo0MTAyNDQ0ODAwfQ.gK0auBzLrk4di90WB01Ze-aFgRgJfibHTYDe4Nlovpcw0fK2AzUrljD-vdwsf9iTrbE6LqRbfztVVM2MVG8UOA';
+
 const CHALLENGE = 'Bearer realm="plant-store"';
 const INVALID_TOKEN = 'Bearer realm="plant-store", error="invalid_token"';
 const notMsw = (reason: string) => ({ 'msw-node': reason, 'msw-browser': reason });
@@ -184,6 +209,34 @@ export const cases: readonly ContractCase[] = [
         'www-authenticate': CHALLENGE,
       }),
       fails(post('{"id":1,"name":"a"}', { authorization: 'Bearer' }), 401, 40101),
+    ],
+  },
+  {
+    name: 'accepts a token given by its SHA-256 entry, and refuses the hash itself as a token',
+    // sha256 of "contract-hashed-token", as a token file would hold it.
+    config: { tokens: ['sha256:9fe3b80dcebe08ece730fa89bb57165add5fc828f0828358bfccfb6ec734920d'] },
+    steps: [
+      ok(post('{"id":1,"name":"a"}', { authorization: 'Bearer contract-hashed-token' }), { name: 'a' }),
+      fails(
+        post('{"id":2,"name":"b"}', {
+          authorization: 'Bearer 9fe3b80dcebe08ece730fa89bb57165add5fc828f0828358bfccfb6ec734920d',
+        }),
+        401,
+        40102,
+        { 'www-authenticate': INVALID_TOKEN },
+      ),
+    ],
+  },
+  {
+    name: 'accepts a JWT signed by a key of the JWK Set beside the static token, and names why it refuses one',
+    config: { jwt: CONTRACT_JWT },
+    except: notMsw('the mocks take tokens only: with their default, "any", a JWT is accepted as any token is'),
+    steps: [
+      ok(post('{"id":1,"name":"a"}', { authorization: `Bearer ${JWT_VALID}` }), { name: 'a' }),
+      ok(post('{"id":2,"name":"b"}'), { name: 'b' }),
+      fails(post('{"id":3,"name":"c"}', { authorization: `Bearer ${JWT_OTHER_AUDIENCE}` }), 401, 40102, {
+        'www-authenticate': `${INVALID_TOKEN}, error_description="the token is for another audience"`,
+      }),
     ],
   },
 

@@ -47,6 +47,12 @@ export interface CaseConfig {
   readonly basePath?: string;
   readonly tokens?: readonly string[] | 'any';
   readonly bodyLimit?: number;
+  /** JWTs accepted beside the tokens: a JWK Set held in memory, so every runtime verifies without a fetch. */
+  readonly jwt?: {
+    readonly jwks: { readonly keys: readonly object[] };
+    readonly issuer: string;
+    readonly audience: string;
+  };
 }
 
 /** One row of the table: a sequence of requests against a fresh service. */
@@ -59,7 +65,15 @@ export interface ContractCase {
 }
 
 /** The headers that matter to a client, as one transport answered them. */
-export const COMPARED_HEADERS = ['content-type', 'www-authenticate', 'allow', 'x-request-id'] as const;
+export const COMPARED_HEADERS = [
+  'content-type',
+  'www-authenticate',
+  'allow',
+  'x-request-id',
+  'cache-control',
+  'x-content-type-options',
+  'retry-after',
+] as const;
 
 // openapi.yaml (the X-Request-Id parameter): a sane caller request id (1 to 128 of A-Z a-z 0-9 - _ . : /) is echoed.
 const SANE_REQUEST_ID = /^[A-Za-z0-9\-_.:/]{1,128}$/;
@@ -138,6 +152,14 @@ export function expectationProblems(step: ContractStep, sent: RawRequest, observ
     );
   }
   if (observed.headers['x-request-id'] === null) problems.push('no x-request-id');
+  // The service's rules: every answer, on every transport.
+  if (observed.headers['cache-control'] !== 'no-store')
+    problems.push(`cache-control ${JSON.stringify(observed.headers['cache-control'])}, expected "no-store"`);
+  if (observed.headers['x-content-type-options'] !== 'nosniff') {
+    problems.push(
+      `x-content-type-options ${JSON.stringify(observed.headers['x-content-type-options'])}, expected "nosniff"`,
+    );
+  }
   if (observed.status !== expect.status) problems.push(`status ${observed.status}, expected ${expect.status}`);
   if (observed.headers['content-type']?.toLowerCase().startsWith('application/json') !== true) {
     problems.push(`content-type ${observed.headers['content-type']}, expected application/json`);

@@ -32,6 +32,7 @@ it.each(casesFor(cases, 'server-postgres'))(
         store,
         ...(config?.basePath !== undefined && { basePath: config.basePath }),
         ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
+        ...(config?.jwt !== undefined && { auth: { jwt: config.jwt } }),
       });
       const origin = new URL(server.url).origin;
       const outcome = await runCase(testCase, caseIndex, (request) => sendOverHttp(origin, request));

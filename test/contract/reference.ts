@@ -36,6 +36,7 @@ export function appFor(config: CaseConfig | undefined): PlantStoreApp {
     tokens: tokensOf(config),
     ...(config?.basePath !== undefined && { basePath: config.basePath }),
     ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
+    ...(config?.jwt !== undefined && { auth: { jwt: config.jwt } }),
   });
 }
 

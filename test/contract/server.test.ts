@@ -25,6 +25,7 @@ function serverFor(config: CaseConfig | undefined): Promise<PlantStoreServer> {
       store: createMemoryStore(),
       ...(config?.basePath !== undefined && { basePath: config.basePath }),
       ...(config?.bodyLimit !== undefined && { bodyLimit: config.bodyLimit }),
+      ...(config?.jwt !== undefined && { auth: { jwt: config.jwt } }),
     });
     servers.set(key, server);
   }

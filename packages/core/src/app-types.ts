@@ -1,5 +1,6 @@
 import type { MemoryStore } from './memory-store.js';
 import type { PlantStore } from './store.js';
+import type { TokenSet } from './token-set.js';
 
 /**
  * One request as a transport sees it. The node:http adapter builds this without allocating a web
@@ -17,6 +18,12 @@ export interface PlantStoreRequest {
    * media type and declared length have been judged.
    */
   readBody(limit: number): Promise<Uint8Array | null>;
+  /**
+   * The client's address, for the limit on failed authentications (`auth.failedAuthLimit`). A
+   * transport that knows it sets it (the node:http adapter: the socket's peer, or `X-Forwarded-For`
+   * behind a trusted proxy); without it that limit does not apply.
+   */
+  readonly clientAddress?: string | undefined;
 }
 
 /** One answer, ready for any transport to write. */
@@ -36,14 +43,98 @@ export interface CorsOptions {
   readonly maxAge?: number;
 }
 
-/** Options of {@link createPlantStoreApp}; `S` is the type of its store. */
-export interface PlantStoreAppOptions<S extends PlantStore = MemoryStore> {
+/** At most `requests` per `seconds`: a burst of `requests`, then one every `seconds / requests` on average. */
+export interface RateLimit {
+  readonly requests: number;
+  readonly seconds: number;
+}
+
+/**
+ * JWT bearer tokens from an identity provider (RFC 7519), verified with jose. A token is accepted
+ * when its signature verifies with a key of the JWKS (or the secret), its algorithm is one of
+ * `algorithms`, `iss` and `aud` match, and `exp` (required), `nbf` and `iat` hold within
+ * `clockTolerance`. A verified token is remembered until it expires, keyed by the whole token.
+ */
+export interface JwtAuthOptions {
   /**
-   * Accepted bearer tokens. Either a non-empty list (compared in constant time), or `"any"` to accept
-   * every well-formed bearer token (what the MSW mocks do by default). There is no default: a server
-   * that accepts every token must say so.
+   * The provider's keys: its JWKS URL (https; http only to localhost, 127.0.0.1 or [::1]), fetched
+   * when first needed, cached for `jwksMaxAge` and fetched again for an unknown `kid` once
+   * `jwksCooldown` has passed; or a JWK Set (`{ keys: [...] }`) held in memory.
    */
-  readonly tokens: readonly string[] | 'any';
+  readonly jwks?: string | URL | { readonly keys: readonly object[] };
+  /** A shared secret for HS256/384/512 instead of `jwks` (at least 32 bytes); then `algorithms` must name them. */
+  readonly secret?: string | Uint8Array;
+  /** The accepted `iss` (one, or a list). Required. */
+  readonly issuer: string | readonly string[];
+  /** The accepted `aud`: the token must name one of them. Required. */
+  readonly audience: string | readonly string[];
+  /**
+   * Accepted `alg` values. Default: RS256, PS256, ES256, EdDSA. `none` is never accepted; HS256/384/512
+   * only with `secret` (an HMAC with public keys is the key confusion attack).
+   */
+  readonly algorithms?: readonly string[];
+  /** Leeway for `exp`, `nbf` and `iat`, in seconds. Default 30. */
+  readonly clockTolerance?: number;
+  /** Longer tokens are refused before any parsing, in characters. Default 8192. */
+  readonly maxTokenLength?: number;
+  /** How long a JWKS fetch may take, in ms. Default 5,000. */
+  readonly jwksTimeout?: number;
+  /** The least time between two fetches for unknown `kid`s, in ms. Default 30,000. */
+  readonly jwksCooldown?: number;
+  /** How long fetched keys are used before they are fetched again, in ms. Default 600,000. */
+  readonly jwksMaxAge?: number;
+  /**
+   * The `Retry-After` of the 503 (50302) while the JWKS cannot be fetched, in seconds; for that long
+   * every token whose key is not cached gets the 503 at once, without another fetch. Default 5.
+   */
+  readonly retryAfter?: number;
+}
+
+/** Authentication beyond static tokens: JWTs, and the limits that answer 429 (42901). */
+export interface PlantStoreAuthOptions {
+  /** Accept JWT bearer tokens (beside `tokens`, when both are given). Default: off. */
+  readonly jwt?: JwtAuthOptions;
+  /**
+   * Requests per credential (a token entry, or a JWT's issuer and subject), in this app's memory.
+   * Over it: 429 with `Retry-After`. Default: none.
+   */
+  readonly rateLimit?: RateLimit;
+  /**
+   * Failed authentications (a refused token) per client address, for token guessing. Over it, every
+   * request from that address answers 429 until the bucket refills, right tokens too. Needs the
+   * transport to give `clientAddress`. Default: none.
+   */
+  readonly failedAuthLimit?: RateLimit;
+}
+
+/**
+ * Options of {@link createPlantStoreApp}; `S` is the type of its store. `tokens` is required, unless
+ * `auth.jwt` is given (then a service that takes only JWTs leaves it out).
+ */
+export type PlantStoreAppOptions<S extends PlantStore = MemoryStore> = PlantStoreAppSettings<S> &
+  (
+    | {
+        /**
+         * Accepted bearer tokens: a non-empty list (compared in constant time; an entry may be
+         * `sha256:<hex>`, the SHA-256 of a token, so the list need not hold secrets in the clear), a
+         * {@link TokenSet} that can be replaced while serving, or `"any"` to accept every well-formed
+         * bearer token (what the MSW mocks do by default). There is no default: a server that accepts
+         * every token must say so.
+         */
+        readonly tokens: readonly string[] | 'any' | TokenSet;
+        /** JWT bearer tokens and rate limits; see {@link PlantStoreAuthOptions}. */
+        readonly auth?: PlantStoreAuthOptions;
+      }
+    | {
+        /** No static token: only JWTs are accepted. */
+        readonly tokens?: undefined;
+        /** JWT bearer tokens (required without `tokens`) and rate limits. */
+        readonly auth: PlantStoreAuthOptions & { readonly jwt: JwtAuthOptions };
+      }
+  );
+
+/** The options of {@link createPlantStoreApp} besides the credentials it accepts. */
+export interface PlantStoreAppSettings<S extends PlantStore = MemoryStore> {
   /** Where plants live. Default: a new memory store. */
   readonly store?: S;
   /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
@@ -61,8 +152,12 @@ export interface PlantStoreAppOptions<S extends PlantStore = MemoryStore> {
 
 /** The plant store as one fetch-shaped application. */
 export interface PlantStoreApp<S extends PlantStore = MemoryStore> {
-  /** Answers a web-standard `Request`, in any runtime that has `fetch`. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers a web-standard `Request`, in any runtime that has `fetch`. `info.clientAddress` is the
+   * caller's address, for `auth.failedAuthLimit` (Bun's `server.requestIP(request)`, Deno's
+   * `info.remoteAddr`).
+   */
+  fetch(request: Request, info?: { readonly clientAddress?: string }): Promise<Response>;
   /** Answers a transport's plain view of a request; what `fetch` and the node:http adapter call. */
   handle(request: PlantStoreRequest): Promise<PlantStoreResponse>;
   /** The store this application writes to. */

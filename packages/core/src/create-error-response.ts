@@ -2,7 +2,14 @@ import { DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
 import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
 import { createCredentialCheck } from './internal/bearer-auth.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
-import { CHALLENGE_INVALID, CHALLENGE_MISSING, defaultMessages, errorBody, JSON_TYPE } from './internal/responses.js';
+import {
+  CHALLENGE_INVALID,
+  CHALLENGE_MISSING,
+  defaultMessages,
+  errorBody,
+  JSON_TYPE,
+  SAFETY_HEADERS,
+} from './internal/responses.js';
 import { ErrorCode, errorStatus } from './generated/error-codes.js';
 
 /** Options of {@link createErrorResponse}. */
@@ -26,12 +33,16 @@ export interface ErrorResponseInit {
 }
 
 // 'any' compares with the credentials a request presents only: no configured token is known here.
-const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any');
+const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any') as (
+  value: string,
+  authorization: string | null,
+) => boolean;
 
 /**
  * The answer the plant store app gives for `code`, as a web `Response`: the code's status, the spec's
  * Error body, `Content-Type: application/json`, an `X-Request-Id`, the RFC 6750 challenge on 401s and
- * `Allow: POST` on 405s, `Retry-After: 1` on 503s (the service's rules, Failures). Built with the app's own builders and messages, so
+ * `Allow: POST` on 405s, `Retry-After: 1` on 429s and 503s, `Cache-Control: no-store` and
+ * `X-Content-Type-Options: nosniff` (the service's rules, Failures). Built with the app's own builders and messages, so
  * a mock that answers with it cannot drift from the service. `message` defaults to the app's wording
  * for the code; 40801 and 43101, which only the reference server's HTTP layer sends, get its wording.
  * Throws a TypeError for a code the spec does not define.
@@ -58,11 +69,16 @@ export function createErrorResponse(code: ErrorCode, message?: string, init: Err
   if (requestId === sent && isPresentedCredential(requestId, request?.headers.get('authorization') ?? null)) {
     requestId = generateRequestId();
   }
-  const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId };
+  const headers: Record<string, string> = { ...SAFETY_HEADERS, 'content-type': JSON_TYPE, 'x-request-id': requestId };
   if (code === ErrorCode.MISSING_CREDENTIALS) headers['www-authenticate'] = CHALLENGE_MISSING;
   else if (code === ErrorCode.INVALID_TOKEN) headers['www-authenticate'] = CHALLENGE_INVALID;
   else if (code === ErrorCode.METHOD_NOT_ALLOWED) headers['allow'] = 'POST';
-  else if (code === ErrorCode.STORE_UNAVAILABLE) headers['retry-after'] = '1';
+  else if (
+    code === ErrorCode.STORE_UNAVAILABLE ||
+    code === ErrorCode.RATE_LIMITED ||
+    code === ErrorCode.AUTH_UNAVAILABLE
+  )
+    headers['retry-after'] = '1';
   if (init.headers === undefined) return new Response(errorBody(code, text), { status, headers });
   // Through Headers, so that `Allow` replaces `allow` instead of being sent beside it.
   const merged = new Headers(headers);

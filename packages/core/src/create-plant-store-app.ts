@@ -2,20 +2,31 @@ import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStore
 import { createMemoryStore, synchronousInsertOf, type MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 import type { PlantStore, StoredPlant } from './store.js';
-import { AUTH_MISSING, AUTH_OK, createBearerCheck, createCredentialCheck } from './internal/bearer-auth.js';
+import {
+  AUTH_MISSING,
+  AUTH_OK,
+  AUTH_UNAVAILABLE,
+  type AuthResult,
+  createAuthenticator,
+  createCredentialCheck,
+} from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
 import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
 import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
+import { checkRateLimit, RateLimiter } from './internal/rate-limiter.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
 import {
   CHALLENGE_INVALID,
   CHALLENGE_MISSING,
+  challengeWithReason,
   errorBody,
   fixedBodies,
   JSON_TYPE,
+  MESSAGES,
   plantBody,
+  SAFETY_HEADERS,
 } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
@@ -45,8 +56,16 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
 ): PlantStoreApp<S> {
   if (options === null || typeof options !== 'object')
     throw new TypeError('options are required (at least { tokens })');
-  const checkBearer = createBearerCheck(options.tokens);
+  const auth = options.auth ?? {};
+  if (auth === null || typeof auth !== 'object') throw new TypeError('auth must be an object');
+  const authenticate = createAuthenticator(options.tokens, auth.jwt);
   const isCredential = createCredentialCheck(options.tokens);
+  const perCredential =
+    auth.rateLimit === undefined ? undefined : new RateLimiter(checkRateLimit(auth.rateLimit, 'auth.rateLimit'));
+  const perAddress =
+    auth.failedAuthLimit === undefined
+      ? undefined
+      : new RateLimiter(checkRateLimit(auth.failedAuthLimit, 'auth.failedAuthLimit'));
   // Without a store option S is its default, MemoryStore: the cast is what that default means.
   const store = options.store ?? (createMemoryStore() as unknown as S);
   const basePath = normalizeBasePath(options.basePath);
@@ -67,10 +86,34 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
   // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (the service's rules, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+  /** The 40102 bodies that name the reason a JWT was refused, made once per reason class. */
+  const reasonBodies = new Map<string, string>();
+  const invalidTokenBody = (reason: string): string => {
+    let body = reasonBodies.get(reason);
+    if (body === undefined) {
+      body = errorBody(ErrorCode.INVALID_TOKEN, `${MESSAGES.invalidToken}: ${reason}`);
+      reasonBodies.set(reason, body);
+    }
+    return body;
+  };
+
   /** Headers of a JSON answer: content type, request id, and the CORS headers the origin earns. */
   function jsonHeaders(requestId: string, origin: string | null): Record<string, string> {
-    if (originAllowed === undefined) return { 'content-type': JSON_TYPE, 'x-request-id': requestId };
-    const headers: Record<string, string> = { 'content-type': JSON_TYPE, 'x-request-id': requestId, vary: 'Origin' };
+    if (originAllowed === undefined) {
+      return {
+        'content-type': JSON_TYPE,
+        'x-request-id': requestId,
+        'cache-control': SAFETY_HEADERS['cache-control'],
+        'x-content-type-options': SAFETY_HEADERS['x-content-type-options'],
+      };
+    }
+    const headers: Record<string, string> = {
+      'content-type': JSON_TYPE,
+      'x-request-id': requestId,
+      'cache-control': SAFETY_HEADERS['cache-control'],
+      'x-content-type-options': SAFETY_HEADERS['x-content-type-options'],
+      vary: 'Origin',
+    };
     if (origin !== null) {
       headers['access-control-allow-origin'] = origin;
       headers['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
@@ -90,7 +133,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
 
   /** OPTIONS on /plants with CORS on: a preflight from an allowed origin, or a plain OPTIONS. */
   function answerOptions(request: PlantStoreRequest, requestId: string, origin: string | null): PlantStoreResponse {
-    const headers: Record<string, string> = { 'x-request-id': requestId, allow, vary: 'Origin' };
+    const headers: Record<string, string> = { ...SAFETY_HEADERS, 'x-request-id': requestId, allow, vary: 'Origin' };
     if (origin !== null) {
       headers['access-control-allow-origin'] = origin;
       headers['access-control-expose-headers'] = CORS_EXPOSE_HEADERS;
@@ -103,6 +146,26 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
     return { status: 204, headers, body: '' };
   }
 
+  function retryLater(status: number, body: string, seconds: number, requestId: string, origin: string | null) {
+    const headers = jsonHeaders(requestId, origin);
+    headers['retry-after'] = String(seconds);
+    return { status, headers, body };
+  }
+
+  /** The answer to credentials that were not accepted, counting a refused token against its address. */
+  function refuse(result: AuthResult, request: PlantStoreRequest, requestId: string, origin: string | null) {
+    if (result.outcome === AUTH_MISSING)
+      return unauthorized(bodies.missingCredentials, CHALLENGE_MISSING, requestId, origin);
+    if (result.outcome === AUTH_UNAVAILABLE)
+      return retryLater(503, bodies.authUnavailable, result.retryAfter, requestId, origin);
+    const address = request.clientAddress;
+    if (perAddress !== undefined && address !== undefined) perAddress.take(address);
+    const reason = result.outcome === AUTH_OK ? undefined : result.reason;
+    return reason === undefined
+      ? unauthorized(bodies.invalidToken, CHALLENGE_INVALID, requestId, origin)
+      : unauthorized(invalidTokenBody(reason), challengeWithReason(reason), requestId, origin);
+  }
+
   async function handle(request: PlantStoreRequest): Promise<PlantStoreResponse> {
     let requestId = '';
     let origin: string | null = null;
@@ -112,8 +175,10 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       // A client that sends its own token as its request id must not get it echoed or logged
       // (the service's rules: no token in a response or a log). Compared only when the caller's id is kept,
       // so requests without one pay nothing.
-      if (requestId === sentId && isCredential(requestId, request.header('authorization')))
-        requestId = generateRequestId();
+      if (requestId === sentId) {
+        const isToken = isCredential(requestId, request.header('authorization'));
+        if (isToken === true || (isToken !== false && (await isToken))) requestId = generateRequestId();
+      }
       if (originAllowed !== undefined) {
         const o = request.header('origin');
         if (o !== null && originAllowed(o)) origin = o;
@@ -129,11 +194,19 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
 
       // Authentication before anything about the body (the service's rules): a refused request has no effect
       // and learns nothing about validation.
-      const auth = checkBearer(request.header('authorization'));
-      if (auth !== AUTH_OK) {
-        return auth === AUTH_MISSING
-          ? unauthorized(bodies.missingCredentials, CHALLENGE_MISSING, requestId, origin)
-          : unauthorized(bodies.invalidToken, CHALLENGE_INVALID, requestId, origin);
+      // An address over its failed-authentication limit is refused before its token is judged, so
+      // guessing cannot go on at the limit's pace with the answers as an oracle.
+      if (perAddress !== undefined) {
+        const address = request.clientAddress;
+        const wait = address === undefined ? 0 : perAddress.peek(address);
+        if (wait > 0) return retryLater(429, bodies.rateLimited, wait, requestId, origin);
+      }
+      const checked = authenticate(request.header('authorization'));
+      const credential = checked instanceof Promise ? await checked : checked;
+      if (credential.outcome !== AUTH_OK) return refuse(credential, request, requestId, origin);
+      if (perCredential !== undefined) {
+        const wait = perCredential.take(credential.key);
+        if (wait > 0) return retryLater(429, bodies.rateLimited, wait, requestId, origin);
       }
       if (!isJsonMediaType(request.header('content-type'))) return fail(415, bodies.mediaType, requestId, origin);
       // A declared length over the limit is refused before a byte is read (no buffering an attacker's upload).
@@ -181,9 +254,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       if (StoreUnavailableError.is(error)) {
         // Not a fault of the service: the client retries after Retry-After, and idempotency by id
         // makes that safe whether or not the write it never heard back from was committed.
-        const headers = jsonHeaders(requestId, origin);
-        headers['retry-after'] = String(error.retryAfter);
-        return { status: 503, headers, body: bodies.unavailable };
+        return retryLater(503, bodies.unavailable, error.retryAfter, requestId, origin);
       }
       return fail(500, bodies.internal, requestId, origin);
     }
@@ -191,8 +262,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
 
   return {
     handle,
-    async fetch(request) {
-      return toWebResponse(await handle(fromWebRequest(request)));
+    async fetch(request, info) {
+      return toWebResponse(await handle(fromWebRequest(request, info?.clientAddress)));
     },
     store,
     basePath,

@@ -4,11 +4,19 @@
 export { createPlantStoreApp, DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
 export type {
   CorsOptions,
+  JwtAuthOptions,
   PlantStoreApp,
   PlantStoreAppOptions,
+  PlantStoreAppSettings,
+  PlantStoreAuthOptions,
   PlantStoreRequest,
   PlantStoreResponse,
+  RateLimit,
 } from './app-types.js';
+
+// Bearer tokens that rotate while the app serves (token files), and the file format
+export { createTokenSet, parseTokenFile } from './token-set.js';
+export type { TokenSet } from './token-set.js';
 
 // Error answers outside the app (mocks, gateways), exactly as the app sends them
 export { createErrorResponse } from './create-error-response.js';

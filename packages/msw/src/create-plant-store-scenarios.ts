@@ -43,6 +43,17 @@ export interface PlantStoreScenarios {
    * then reaches the mock store.
    */
   storeUnavailable(options?: PlantStoreScenarioOptions & { readonly retryAfter?: number }): HttpHandler;
+  /**
+   * 429 `42901` with `Retry-After`: the credential is over the server's rate limit (or its address
+   * failed authentication too often). The client retries it by itself after `retryAfter` seconds
+   * (default 1; 0 keeps a test fast); with `once`, the retry then reaches the mock store.
+   */
+  rateLimited(options?: PlantStoreScenarioOptions & { readonly retryAfter?: number }): HttpHandler;
+  /**
+   * 503 `50302` with `Retry-After`: the server cannot check the token now (its identity provider's
+   * keys cannot be fetched). Retried by the client like the store's 503.
+   */
+  authUnavailable(options?: PlantStoreScenarioOptions & { readonly retryAfter?: number }): HttpHandler;
   /** Any error code with its own status; `message` defaults to the service's wording for the code. */
   error(code: ErrorCode, message?: string, options?: PlantStoreScenarioOptions): HttpHandler;
   /** The connection fails: `fetch` rejects with a TypeError, as when the server is unreachable. */
@@ -79,6 +90,18 @@ export function createPlantStoreScenarios(
       once: options?.once ?? false,
     });
   };
+  /** An answer with `Retry-After`, in whole seconds (default 1). */
+  const retryLater = (
+    name: string,
+    code: ErrorCode,
+    options: (PlantStoreScenarioOptions & { readonly retryAfter?: number }) | undefined,
+  ) => {
+    const retryAfter = options?.retryAfter ?? 1;
+    if (!Number.isSafeInteger(retryAfter) || retryAfter < 0) {
+      throw new TypeError(`${name}() takes retryAfter in whole seconds, 0 or more, got ${JSON.stringify(retryAfter)}`);
+    }
+    return answer(code, undefined, options, { 'retry-after': String(retryAfter) });
+  };
   return {
     unauthorized: (code = ErrorCode.INVALID_TOKEN, options) => answer(code, undefined, options),
     invalidJson: (options) => answer(ErrorCode.INVALID_JSON, undefined, options),
@@ -86,15 +109,9 @@ export function createPlantStoreScenarios(
     idConflict: (options) => answer(ErrorCode.ID_CONFLICT, undefined, options),
     bodyTooLarge: (options) => answer(ErrorCode.BODY_TOO_LARGE, undefined, options),
     internalError: (options) => answer(ErrorCode.INTERNAL_ERROR, undefined, options),
-    storeUnavailable: (options) => {
-      const retryAfter = options?.retryAfter ?? 1;
-      if (!Number.isSafeInteger(retryAfter) || retryAfter < 0) {
-        throw new TypeError(
-          `storeUnavailable() takes retryAfter in whole seconds, 0 or more, got ${JSON.stringify(retryAfter)}`,
-        );
-      }
-      return answer(ErrorCode.STORE_UNAVAILABLE, undefined, options, { 'retry-after': String(retryAfter) });
-    },
+    storeUnavailable: (options) => retryLater('storeUnavailable', ErrorCode.STORE_UNAVAILABLE, options),
+    rateLimited: (options) => retryLater('rateLimited', ErrorCode.RATE_LIMITED, options),
+    authUnavailable: (options) => retryLater('authUnavailable', ErrorCode.AUTH_UNAVAILABLE, options),
     error: (code, message, options) => answer(code, message, options),
     networkError: (options) => http.post(createPlantUrl, () => HttpResponse.error(), { once: options?.once ?? false }),
     slow: (ms, options) => {

@@ -91,6 +91,54 @@ it('refuses a storeUnavailable() retryAfter that is not whole seconds when the s
   expect(() => scenarios.storeUnavailable({ retryAfter: 0.5 })).toThrow(TypeError);
 });
 
+it.each([
+  ['rateLimited', 429, ErrorCode.RATE_LIMITED],
+  ['authUnavailable', 503, ErrorCode.AUTH_UNAVAILABLE],
+] as const)(
+  'answers %s({ retryAfter }) with its status, code and Retry-After, and no-store',
+  async (name, status, code) => {
+    server.use(scenarios[name]({ retryAfter: 7 }));
+    const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST' });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('retry-after')).toBe('7');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await response.json()).toMatchObject({ error: code });
+    const error = await failure(createPlant('t', { id: 1, name: 'a' }, once));
+    expect(error).toMatchObject({ status, code });
+  },
+);
+
+it.each(['rateLimited', 'authUnavailable'] as const)(
+  'answers %s({ once, retryAfter: 0 }) once, so the client retries at once and the plant is created',
+  async (name) => {
+    server.use(scenarios[name]({ once: true, retryAfter: 0 }));
+    await expect(createPlant('t', { id: 6, name: 'Later' }, { retries: 1 })).resolves.toEqual({ name: 'Later' });
+    expect(await mocks.store.get(6n)).toEqual({ id: 6n, name: 'Later' });
+  },
+);
+
+it('refuses a rateLimited() or authUnavailable() retryAfter that is not whole seconds', () => {
+  expect(() => scenarios.rateLimited({ retryAfter: -1 })).toThrow(/rateLimited\(\) takes retryAfter/);
+  expect(() => scenarios.authUnavailable({ retryAfter: 1.5 })).toThrow(/authUnavailable\(\) takes retryAfter/);
+});
+
+it('accepts only the listed tokens when given a list, as the server does', async () => {
+  const strict = createPlantStoreHandlers({ baseUrl: 'http://strict.test', tokens: ['good-token'] });
+  const answer = async (token: string) =>
+    (
+      await strict.app.fetch(
+        new Request('http://strict.test/plants', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{"id":1,"name":"a"}',
+        }),
+      )
+    ).status;
+  expect(await answer('good-token')).toBe(200);
+  expect(await answer('any-other')).toBe(401);
+});
+
 it('answers error(code) with the status that goes with the code, Allow included for 405', async () => {
   server.use(scenarios.error(ErrorCode.METHOD_NOT_ALLOWED));
   const response = await fetch(`${mocks.baseUrl}/plants`, { method: 'POST' });

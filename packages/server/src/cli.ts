@@ -8,6 +8,7 @@ import { openFileStore } from '@plant-store/store-file';
 import { type CliCommand, parseCli, type StoreChoice, USAGE, UsageError } from './internal/cli-options.js';
 import { runPrimary, runWorker } from './internal/cluster.js';
 import { drainAndExit, type OpenedStore, openPostgres, openStore } from './internal/open-store.js';
+import { acceptingLine, reloadTokensOnHangup } from './internal/token-reload.js';
 import { type PlantStoreServer, startPlantStoreServer } from './plant-store-server.js';
 
 async function main(): Promise<void> {
@@ -57,12 +58,15 @@ async function main(): Promise<void> {
   const banner = [`Plant Store server listening on ${server.url}`];
   if (server.opsUrl !== undefined) banner.push(`Operations: ${server.opsUrl}/livez, /readyz, /metrics`);
   if (opened.banner !== undefined) banner.push(opened.banner);
-  if (options.tokens === undefined && server.tokens !== 'any') {
+  const accepting = acceptingLine(options);
+  if (accepting !== undefined) banner.push(accepting);
+  else if (options.tokens === undefined && Array.isArray(server.tokens)) {
     banner.push(`Token: ${server.tokens.join(', ')}`);
   } else if (server.tokens === 'any') {
     banner.push('Accepting any bearer token (--any-token).');
   }
   process.stdout.write(`${banner.join('\n')}\n`);
+  if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

@@ -7,10 +7,13 @@ import {
   type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
+  type PlantStoreAppOptions,
+  type PlantStoreAuthOptions,
   StoreUnavailableError,
+  type TokenSet,
 } from '@plant-store/core';
 import { BodyAlreadyReadError, ClientClosedError } from './internal/node-request.js';
-import { createRequestListener, type ListenerState } from './internal/request-listener.js';
+import { createRequestListener, DEFAULT_LINGER, type ListenerState } from './internal/request-listener.js';
 import { createLogger, describeError, LOG_LEVELS, type Logger, type LogLevel } from './internal/logger.js';
 import type { Metrics } from './internal/metrics.js';
 import { createTransportAnswers } from './internal/transport-errors.js';
@@ -27,7 +30,18 @@ export interface PlantStoreListenerOptions<S extends PlantStore = MemoryStore> {
    * token, made when the listener is created and readable as `tokens` (a server never accepts every
    * token unless told so).
    */
-  readonly tokens?: readonly string[] | 'any';
+  readonly tokens?: readonly string[] | 'any' | TokenSet;
+  /**
+   * JWT bearer tokens and rate limits: the core's {@link PlantStoreAuthOptions}. With `auth.jwt` and no
+   * `tokens`, only JWTs are accepted (no token is generated).
+   */
+  readonly auth?: PlantStoreAuthOptions;
+  /**
+   * How many proxies in front of the server add to `X-Forwarded-For`: the client address (for
+   * `auth.failedAuthLimit`) is the one that many entries from its right end. Default 0: the socket's
+   * peer, and the header is ignored (a client could write anything there).
+   */
+  readonly trustProxy?: number;
   /**
    * A path prefix in front of `/plants`, e.g. `/api`: under a mount, after the mount path, or the full
    * prefix including it (a request whose full path starts with `basePath` is matched on its full path).
@@ -65,7 +79,7 @@ export interface PlantStoreListener<S extends PlantStore = MemoryStore> {
   /** The core application that answers. */
   readonly app: PlantStoreApp<S>;
   /** The accepted tokens (the generated one when none was given), or `"any"`. */
-  readonly tokens: readonly string[] | 'any';
+  readonly tokens: readonly string[] | 'any' | TokenSet;
   /** The store plants are written to. */
   readonly store: S;
 }
@@ -113,7 +127,7 @@ export interface ListenerParts<S extends PlantStore> {
   /** The app; its store is `store`, or `store` timed for the metrics. */
   readonly app: PlantStoreApp<PlantStore>;
   readonly store: S;
-  readonly tokens: readonly string[] | 'any';
+  readonly tokens: readonly string[] | 'any' | TokenSet;
   readonly state: ListenerState;
   readonly logger: Logger | undefined;
   /** The `request` listener. */
@@ -133,7 +147,11 @@ export function createListenerParts<S extends PlantStore>(
   options: PlantStoreListenerOptions<S>,
   extras: ListenerExtras = {},
 ): ListenerParts<S> {
-  const tokens = options.tokens ?? [generateToken()];
+  // JWTs alone are a choice: a token is made only when nothing else would be accepted.
+  const tokens = options.tokens ?? (options.auth?.jwt === undefined ? [generateToken()] : undefined);
+  const trustProxy = options.trustProxy ?? 0;
+  if (!Number.isSafeInteger(trustProxy) || trustProxy < 0 || trustProxy > 32)
+    throw new TypeError('trustProxy must be a whole number of proxies from 0 to 32');
   if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
     throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
   }
@@ -147,7 +165,9 @@ export function createListenerParts<S extends PlantStore>(
   // Without a store option S is its default, MemoryStore: the cast is what that default means.
   const store = options.store ?? (createMemoryStore() as unknown as S);
   const app = createPlantStoreApp<PlantStore>({
-    tokens,
+    // Tokens, JWTs or both; the core refuses neither with a TypeError, which the cast below leaves to it.
+    ...(tokens !== undefined && { tokens }),
+    ...(options.auth !== undefined && { auth: options.auth }),
     store: extras.metrics === undefined ? store : extras.metrics.timed(store),
     ...(options.basePath !== undefined && { basePath: options.basePath }),
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
@@ -171,7 +191,7 @@ export function createListenerParts<S extends PlantStore>(
       }
       logger?.error('fault', { requestId, event: 'fault', error: describeError(error) });
     },
-  });
+  } as PlantStoreAppOptions<PlantStore>);
   const state: ListenerState = {
     closing: false,
     inFlight: 0,
@@ -179,11 +199,13 @@ export function createListenerParts<S extends PlantStore>(
     logger,
     metrics: extras.metrics,
     answers: createTransportAnswers(app.basePath),
+    trustProxy,
+    linger: DEFAULT_LINGER,
   };
   return {
     app,
     store,
-    tokens,
+    tokens: tokens ?? [],
     state,
     logger,
     listener: createRequestListener(app, state, false),

@@ -1,10 +1,18 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { createMemoryStore, type MemoryStore, type PlantStore } from '@plant-store/core';
+import {
+  createMemoryStore,
+  createTokenSet,
+  type MemoryStore,
+  type PlantStore,
+  parseTokenFile,
+  type TokenSet,
+} from '@plant-store/core';
 import { version as VERSION } from '../package.json';
 import { createListenerParts, type PlantStoreListenerOptions } from './create-plant-store-listener.js';
-import type { ListenerState } from './internal/request-listener.js';
-import { createLogger, LOG_LEVELS, type Logger } from './internal/logger.js';
+import { DEFAULT_LINGER, type ListenerState } from './internal/request-listener.js';
+import { createLogger, describeError, LOG_LEVELS, type Logger } from './internal/logger.js';
 import { createMetrics, type Metrics } from './internal/metrics.js';
 import { createOpsServer, Readiness } from './internal/ops.js';
 import {
@@ -25,6 +33,11 @@ export interface PlantStoreServerTimeouts {
   readonly keepAliveTimeout?: number;
   /** How long `close()` lets requests in flight finish before it cuts their sockets. Default 10,000. */
   readonly shutdownTimeout?: number;
+  /**
+   * How long a refused upload (401, 415, 413) is still read after its answer, so the client can finish
+   * sending and read it (a lingering close; at most 4 MiB is read). Default 5,000.
+   */
+  readonly lingerTimeout?: number;
 }
 
 /**
@@ -38,6 +51,13 @@ export interface PlantStoreServerOptions<S extends PlantStore = MemoryStore> ext
   readonly host?: string;
   /** Time limits; see {@link PlantStoreServerTimeouts}. */
   readonly timeouts?: PlantStoreServerTimeouts;
+  /**
+   * A token file in place of `tokens`: one entry per line, a token or `sha256:<hex>` of one, blank
+   * lines and `#` comments allowed. Read at start (a bad file fails the start) and again by
+   * {@link PlantStoreServer.reloadTokens} (the CLI calls it on SIGHUP). Secrets in a file stay out of
+   * the process list, where a `--token` flag is visible to every local user.
+   */
+  readonly tokenFile?: string;
   /**
    * The operations listener, on a port of its own: `GET /livez`, `/readyz` (the store's health,
    * start-up and shutdown) and `/metrics` (Prometheus). No authentication: bind it where only the
@@ -62,12 +82,23 @@ export interface PlantStoreServer<S extends PlantStore = MemoryStore> {
   readonly port: number;
   /** The interface listened on. */
   readonly host: string;
-  /** The accepted tokens (the generated one when none was given), or `"any"`. */
-  readonly tokens: readonly string[] | 'any';
+  /**
+   * The accepted tokens (the generated one when none was given), `"any"`, the set read from
+   * `tokenFile`, or `[]` when only JWTs are accepted.
+   */
+  readonly tokens: readonly string[] | 'any' | TokenSet;
   /** The store plants are written to. */
   readonly store: S;
   /** The operations listener's base URL (`http://127.0.0.1:9090`), when `ops` was given. */
   readonly opsUrl?: string;
+  /**
+   * Reads `tokenFile` again and swaps the accepted tokens at once: requests in flight finish under the
+   * set they started with, the next ones meet the new one. Resolves to the number of entries. When the
+   * file cannot be read or holds a bad entry, rejects with why (the line number, never its content),
+   * logs it as an error and keeps the tokens as they were: a broken file never locks everyone out.
+   * Rejects with a TypeError when the server has no `tokenFile`.
+   */
+  reloadTokens(): Promise<number>;
   /**
    * Stops accepting connections, lets requests in flight finish (up to `shutdownTimeout`), closes
    * idle keep-alive sockets, then closes the store when it is the server's own (no `store` option
@@ -83,7 +114,23 @@ const DEFAULTS = {
   requestTimeout: 30_000,
   keepAliveTimeout: 5_000,
   shutdownTimeout: 10_000,
+  lingerTimeout: DEFAULT_LINGER.ms,
 } as const;
+
+/** The entries of a token file; an Error that names the file and the reason (never an entry). */
+async function readTokenFile(path: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the token file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    return parseTokenFile(text);
+  } catch (error) {
+    throw new TypeError(`the token file ${path}: ${(error as Error).message}`);
+  }
+}
 
 /**
  * Starts the Plant Store reference server on node:http and resolves once it listens.
@@ -146,10 +193,16 @@ export async function startServer<S extends PlantStore>(
   const metrics =
     options.ops !== undefined || worker.metrics !== undefined ? createMetrics(store, { version: VERSION }) : undefined;
   if (metrics !== undefined) worker.metrics?.(metrics);
+  if (options.tokenFile !== undefined && options.tokens !== undefined)
+    throw new TypeError('give either tokens or tokenFile, not both');
+  const tokenFile = options.tokenFile;
+  const tokenSet = tokenFile === undefined ? undefined : createTokenSet(await readTokenFile(tokenFile));
   const { app, tokens, state, listener, continueListener } = createListenerParts(
-    { ...options, store },
+    { ...options, store, ...(tokenSet !== undefined && { tokens: tokenSet }) },
     { logger, metrics },
   );
+  state.linger = { ...DEFAULT_LINGER, ms: timeouts.lingerTimeout };
+  if (tokenSet !== undefined) metrics?.observeTokenReload(undefined, tokenSet.size);
   const answers = await state.answers;
   const readiness = new Readiness(store, logger);
   worker.readiness?.(readiness);
@@ -231,6 +284,25 @@ export async function startServer<S extends PlantStore>(
     tokens,
     store,
     ...(opsUrl !== undefined && { opsUrl }),
+    async reloadTokens() {
+      if (tokenFile === undefined || tokenSet === undefined)
+        throw new TypeError('this server has no tokenFile to reload');
+      try {
+        const entries = await readTokenFile(tokenFile);
+        tokenSet.replace(entries);
+        metrics?.observeTokenReload(true, tokenSet.size);
+        logger?.info('tokens reloaded', { event: 'tokens-reloaded', entries: tokenSet.size });
+        return tokenSet.size;
+      } catch (error) {
+        metrics?.observeTokenReload(false, tokenSet.size);
+        logger?.error('token file not reloaded; the previous tokens stay', {
+          event: 'tokens-reload-failed',
+          error: describeError(error),
+          entries: tokenSet.size,
+        });
+        throw error;
+      }
+    },
     close() {
       closing ??= (async () => {
         readiness.drain();

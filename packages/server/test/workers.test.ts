@@ -1,6 +1,9 @@
 // --workers on a real PostgreSQL, with real processes and real signals: every worker serves with the
 // one token, /metrics sums the workers, a SIGKILLed worker is replaced while the others answer and
 // nothing acknowledged is lost, /readyz follows the database, and no worker outlives its primary.
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import parsePrometheus from 'parse-prometheus-text-format';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -201,4 +204,115 @@ it('leaves no worker behind when its primary is SIGKILLed', async () => {
   c.run.child.kill('SIGKILL');
   await until('the workers to exit', () => (pids.every((pid) => !alive(pid)) ? true : undefined));
   await expect(fetch(`${c.url}/plants`, { method: 'POST' })).rejects.toThrow();
+}, 60_000);
+
+it('re-reads --token-file in every worker on SIGHUP to the primary', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-worker-tokens-'));
+  try {
+    const file = join(dir, 'tokens.txt');
+    writeFileSync(file, 'first-token\n');
+    const cluster = run([
+      '--database',
+      db.url,
+      '--database-table',
+      `plants_workers_${tables++}`,
+      '--workers',
+      '2',
+      '--port',
+      '0',
+      '--log',
+      '--token-file',
+      file,
+    ]);
+    const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'first-token' };
+    expect(cluster.stdout).not.toContain('Token:');
+    for (let id = 1; id <= 10; id++) expect((await create(c, id)).status).toBe(200);
+    writeFileSync(`${file}.new`, 'second-token\n');
+    renameSync(`${file}.new`, file);
+    cluster.child.kill('SIGHUP');
+    const reloaded = await until('both workers to reload', () => {
+      const workers = new Set(
+        logLines(c)
+          .filter((l) => l.event === 'tokens-reloaded')
+          .map((l) => l.worker),
+      );
+      return workers.size === 2 ? workers : undefined;
+    });
+    expect(reloaded.size).toBe(2);
+    const requestsBefore = logLines(c).filter((l) => l.message === 'request').length;
+    // Enough requests that both workers answer some: each must refuse the old token and accept the new.
+    for (let id = 11; id <= 30; id++) {
+      expect((await create(c, id, undefined, 'first-token')).status).toBe(401);
+      expect((await create(c, id, undefined, 'second-token')).status).toBe(200);
+    }
+    const servedAfter = logLines(c)
+      .filter((l) => l.message === 'request')
+      .slice(requestsBefore);
+    expect(new Set(servedAfter.map((l) => l.worker)).size).toBe(2);
+    cluster.child.kill('SIGTERM');
+    expect(await cluster.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('takes the database password from PGPASSFILE, so no secret is on the command line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pgpass-'));
+  try {
+    const url = new URL(db.url);
+    const passfile = join(dir, 'pgpass');
+    // libpq's format, host:port:database:user:password; only a file its owner alone can read is used.
+    writeFileSync(passfile, `${url.hostname}:${url.port}:*:${url.username}:${decodeURIComponent(url.password)}\n`, {
+      mode: 0o600,
+    });
+    const withoutPassword = `postgres://${url.username}@${url.host}${url.pathname}`;
+    const tokens = join(dir, 'tokens.txt');
+    writeFileSync(tokens, 'pgpass-token\n', { mode: 0o600 });
+    const cli = run(['--port', '0', '--database-table', `plants_workers_${tables++}`, '--token-file', tokens], {
+      PLANT_STORE_DATABASE_URL: withoutPassword,
+      PGPASSFILE: passfile,
+    });
+    const served = await listening(cli);
+    const c: Cluster = { run: cli, url: served, opsUrl: '', token: 'pgpass-token' };
+    expect((await create(c, 1)).status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+it('counts --rate-limit in each worker apart: with 2 workers a credential gets up to twice the limit', async () => {
+  const cluster = run([
+    '--database',
+    db.url,
+    '--database-table',
+    `plants_workers_${tables++}`,
+    '--workers',
+    '2',
+    '--port',
+    '0',
+    '--log',
+    '--token',
+    'limited-token',
+    '--rate-limit',
+    '3/3600',
+  ]);
+  const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'limited-token' };
+  const statuses: number[] = [];
+  for (let id = 1; id <= 20; id++) statuses.push((await create(c, id)).status);
+  const byWorker = new Map<unknown, number[]>();
+  for (const line of logLines(c).filter((l) => l.message === 'request')) {
+    byWorker.set(line.worker, [...(byWorker.get(line.worker) ?? []), line.status as number]);
+  }
+  // Each worker that answered at least 3 requests allowed exactly 3 and refused the rest.
+  expect(byWorker.size).toBe(2);
+  for (const answered of byWorker.values()) {
+    expect(answered.length).toBeGreaterThanOrEqual(3);
+    expect(answered.filter((s) => s === 200)).toHaveLength(3);
+  }
+  expect(statuses.filter((s) => s === 200)).toHaveLength(6);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(14);
+  cluster.child.kill('SIGTERM');
+  expect(await cluster.exited).toBe(0);
 }, 60_000);

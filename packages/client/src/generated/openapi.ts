@@ -148,7 +148,7 @@ export interface operations {
              */
             401: {
                 headers: {
-                    /** @description RFC 6750 challenge: `Bearer realm="plant-store"`, with `error="invalid_token"` for 40102. */
+                    /** @description RFC 6750 challenge: `Bearer realm="plant-store"`, with `error="invalid_token"` for 40102, and for a refused JWT an `error_description` naming the reason (expired, not valid yet, another issuer or audience, unknown key, algorithm not accepted, ...); never the token. */
                     "WWW-Authenticate"?: string;
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -214,6 +214,23 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests. Error code `42901`: the credential (a token entry, or a JWT's
+             *     subject) is over the server's rate limit, or the client address failed authentication
+             *     too often. Sent only by a server that sets those limits. Nothing was stored; retry after
+             *     `Retry-After`.
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Sent by the reference server on its own when the request line and headers are over its
              *     header size limit (16 KiB). Error code `43101`. The connection is closed after it.
              */
@@ -238,8 +255,10 @@ export interface operations {
             };
             /**
              * @description The store is unavailable (its database cannot be reached, or a write's outcome is
-             *     unknown). Error code `50301`. Nothing was acknowledged: retrying the same create after
-             *     `Retry-After` is safe, since a create is idempotent by id.
+             *     unknown): error code `50301`. Or the bearer token cannot be checked now (a JWT whose
+             *     signing keys the server cannot fetch from the identity provider): error code `50302`.
+             *     Nothing was acknowledged: retrying the same create after `Retry-After` is safe, since a
+             *     create is idempotent by id.
              */
             503: {
                 headers: {

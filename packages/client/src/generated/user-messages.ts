@@ -18,4 +18,6 @@ export const userMessages: { readonly [C in ErrorCode]: string } = {
   43101: "The request is too large to send.",
   50001: "Something went wrong on our side. Please try again.",
   50301: "The plant store is unavailable right now. Please try again in a moment.",
+  42901: "Too many requests. Please wait a moment and try again.",
+  50302: "Sign-in cannot be checked right now. Please try again in a moment.",
 };

@@ -29,6 +29,10 @@ export const ErrorCode = {
   INTERNAL_ERROR: 50001,
   /** HTTP 503: The store is unavailable; nothing was acknowledged, retry after Retry-After. */
   STORE_UNAVAILABLE: 50301,
+  /** HTTP 429: Too many requests for this credential, or too many failed authentications from this client address; retry after Retry-After. */
+  RATE_LIMITED: 42901,
+  /** HTTP 503: The bearer token cannot be checked now (the identity provider's keys cannot be fetched); retry after Retry-After. */
+  AUTH_UNAVAILABLE: 50302,
 } as const;
 
 /** One of the `error` values the service answers with. */
@@ -49,7 +53,9 @@ export const errorStatus: { readonly [C in ErrorCode]: number } = {
   43101: 431,
   50001: 500,
   50301: 503,
+  42901: 429,
+  50302: 503,
 };
 
 /** Every code, for a membership check that needs no statuses (the client's, in its browser bundle). */
-export const errorCodes: readonly ErrorCode[] = [40001, 40002, 40003, 40101, 40102, 40401, 40501, 41301, 41501, 40801, 43101, 50001, 50301];
+export const errorCodes: readonly ErrorCode[] = [40001, 40002, 40003, 40101, 40102, 40401, 40501, 41301, 41501, 40801, 43101, 50001, 50301, 42901, 50302];

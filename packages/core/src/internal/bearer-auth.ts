@@ -1,4 +1,7 @@
 // Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes the service's rules name.
+import type { JwtAuthOptions } from '../app-types.js';
+import { compileEntries, ENTRIES, isTokenSet, type TokenEntries, type TokenSet } from '../token-set.js';
+import { createJwtVerifier, type JwtOutcome, looksLikeJwt } from './jwt-verifier.js';
 
 /** The credentials are accepted. */
 export const AUTH_OK = 0;
@@ -6,9 +9,6 @@ export const AUTH_OK = 0;
 export const AUTH_MISSING = 40101;
 /** A bearer token that is not accepted: the 40102 answer. */
 export const AUTH_INVALID = 40102;
-/** The result of judging an `Authorization` header: accepted, or the error code to answer. */
-export type AuthOutcome = typeof AUTH_OK | typeof AUTH_MISSING | typeof AUTH_INVALID;
-
 /**
  * token68 (RFC 9110 §11.2), the form of a bearer token (RFC 6750 §2.1 b64token). Anything else can
  * never be an accepted token, so it is refused before any comparison.
@@ -20,38 +20,113 @@ export function isToken68(value: string): boolean {
   return TOKEN68.test(value);
 }
 
+/** What judging the credentials of a request came to. */
+export type AuthResult =
+  /** Accepted; `key` names the credential for rate limits (a token entry, or a JWT's issuer and subject). */
+  | { readonly outcome: typeof AUTH_OK; readonly key: string }
+  | { readonly outcome: typeof AUTH_MISSING }
+  /** `reason`: the RFC 6750 error_description, for a refused JWT. */
+  | { readonly outcome: typeof AUTH_INVALID; readonly reason?: string }
+  /** The token cannot be checked now (a JWKS that cannot be fetched): 503 after `retryAfter` seconds. */
+  | { readonly outcome: typeof AUTH_UNAVAILABLE; readonly retryAfter: number };
+
+/** The credentials cannot be checked now: the 50302 answer. */
+export const AUTH_UNAVAILABLE = 50302;
+
+const MISSING: AuthResult = { outcome: AUTH_MISSING };
+const INVALID: AuthResult = { outcome: AUTH_INVALID };
+
+/** The configured static tokens: a fixed list, a replaceable set, or `'any'`. */
+export type TokenSource = readonly string[] | 'any' | TokenSet;
+
 /**
- * Builds the check for the configured tokens. A list is compared in constant time; `'any'` accepts
- * every well-formed token (the mocks' default). There is no default: an empty or missing list is a
- * TypeError, so a server never accepts every token by accident (the service's rules, server defaults).
+ * Builds the check of a request's `Authorization` header against the configured tokens and, when
+ * given, JWTs. Static tokens are compared in constant time; `'any'` accepts every well-formed token
+ * (the mocks' default). There is no default: no tokens and no JWT is a TypeError, so a server never
+ * accepts every token by accident (the service's rules, server defaults). The result is synchronous
+ * for a plain token, so the common path pays no promise.
  */
-export function createBearerCheck(tokens: readonly string[] | 'any'): (header: string | null) => AuthOutcome {
-  if (tokens !== 'any') {
-    if (!Array.isArray(tokens) || tokens.length === 0) {
-      throw new TypeError('tokens must be a non-empty list of bearer tokens, or "any"');
-    }
-    for (const t of tokens) {
-      if (typeof t !== 'string' || !isToken68(t)) {
-        throw new TypeError('every token must be a non-empty token68 string (A-Z a-z 0-9 - . _ ~ + / then optional =)');
-      }
-    }
+export function createAuthenticator(
+  tokens: TokenSource | undefined,
+  jwt: JwtAuthOptions | undefined,
+): (header: string | null) => AuthResult | Promise<AuthResult> {
+  const any = tokens === 'any';
+  if (tokens === undefined && jwt === undefined) {
+    throw new TypeError('tokens must be a non-empty list of bearer tokens, or "any" (or give auth.jwt)');
   }
-  const encoder = new TextEncoder();
-  const accepted = tokens === 'any' ? [] : tokens.map((t) => encoder.encode(t));
+  const set = entriesOf(tokens);
+  const verifyJwt = jwt === undefined ? undefined : createJwtVerifier(jwt);
+  // One accepted result per entry, made once per generation of the set.
+  let resultsFor: TokenEntries | undefined;
+  let plainResults: AuthResult[] = [];
+  let hashedResults: AuthResult[] = [];
+
+  function resultOf(entries: TokenEntries, k: number, hashed: boolean): AuthResult {
+    if (resultsFor !== entries) {
+      resultsFor = entries;
+      plainResults = entries.plain.map((e) => ({ outcome: AUTH_OK, key: e.key }));
+      hashedResults = entries.hashed.map((e) => ({ outcome: AUTH_OK, key: e.key }));
+    }
+    return (hashed ? hashedResults : plainResults)[k]!;
+  }
+
+  /** The entry given by the SHA-256 of `token`, or `otherwise`. */
+  async function matchHashed(token: string, entries: TokenEntries, otherwise: AuthResult): Promise<AuthResult> {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)));
+    const k = matchIndex(digest, entries.hashed);
+    return k === -1 ? otherwise : resultOf(entries, k, true);
+  }
 
   return (header) => {
-    if (header === null) return AUTH_MISSING;
-    // RFC 9110 §11.1: the auth-scheme is case-insensitive; compared by char code to allocate nothing.
-    if (header.length < 6 || !isBearerScheme(header)) return AUTH_MISSING;
-    if (header.length > 6 && header.charCodeAt(6) !== 32) return AUTH_MISSING; // `Bearerx…` is another scheme
-    let start = 7;
-    while (start < header.length && header.charCodeAt(start) === 32) start++;
-    if (start >= header.length) return AUTH_MISSING;
-    const token = start === 7 ? header.slice(7) : header.slice(start);
-    if (!TOKEN68.test(token)) return AUTH_INVALID;
-    if (accepted.length === 0) return AUTH_OK;
-    return matchesAny(token, accepted) ? AUTH_OK : AUTH_INVALID;
+    const token = bearerTokenOf(header);
+    if (token === AUTH_MISSING) return MISSING;
+    if (token === AUTH_INVALID) return INVALID;
+    if (any) return { outcome: AUTH_OK, key: `token:${token}` };
+    // Read once: a replace() during this request does not change what it is judged against.
+    const entries = set?.[ENTRIES];
+    if (entries !== undefined && entries.plain.length > 0) {
+      const k = matchIndex(token, entries.plain);
+      if (k !== -1) return resultOf(entries, k, false);
+    }
+    const hashed = entries !== undefined && entries.hashed.length > 0 ? entries : undefined;
+    // A JWT is judged before the hashed entries, so a token verified before answers synchronously
+    // (from the verifier's cache) even where hashed entries are configured.
+    if (verifyJwt !== undefined && (entries === undefined || looksLikeJwt(token))) {
+      const outcome = verifyJwt(token);
+      if (hashed === undefined) return outcome instanceof Promise ? outcome.then(jwtResult) : jwtResult(outcome);
+      // A refused JWT-shaped token may still be a static token given by its hash.
+      const refused = (judged: JwtOutcome) =>
+        judged.ok ? jwtResult(judged) : matchHashed(token, hashed, jwtResult(judged));
+      return outcome instanceof Promise ? outcome.then(refused) : refused(outcome);
+    }
+    return hashed === undefined ? INVALID : matchHashed(token, hashed, INVALID);
   };
+}
+
+/** The configured entries, read through `[ENTRIES]` on every request (a set may be replaced); none for `'any'`. */
+function entriesOf(tokens: TokenSource | undefined): { readonly [ENTRIES]: TokenEntries } | undefined {
+  if (tokens === undefined || tokens === 'any') return undefined;
+  if (isTokenSet(tokens)) return tokens;
+  return { [ENTRIES]: compileEntries(tokens as readonly string[]) };
+}
+
+function jwtResult(outcome: JwtOutcome): AuthResult {
+  if (outcome.ok) return { outcome: AUTH_OK, key: outcome.key };
+  if ('unavailable' in outcome) return { outcome: AUTH_UNAVAILABLE, retryAfter: outcome.unavailable };
+  return { outcome: AUTH_INVALID, reason: outcome.reason };
+}
+
+/** The bearer token of an `Authorization` value, or why there is none to judge. */
+function bearerTokenOf(header: string | null): string | typeof AUTH_MISSING | typeof AUTH_INVALID {
+  if (header === null) return AUTH_MISSING;
+  // RFC 9110 §11.1: the auth-scheme is case-insensitive; compared by char code to allocate nothing.
+  if (header.length < 6 || !isBearerScheme(header)) return AUTH_MISSING;
+  if (header.length > 6 && header.charCodeAt(6) !== 32) return AUTH_MISSING; // `Bearerx…` is another scheme
+  let start = 7;
+  while (start < header.length && header.charCodeAt(start) === 32) start++;
+  if (start >= header.length) return AUTH_MISSING;
+  const token = start === 7 ? header.slice(7) : header.slice(start);
+  return TOKEN68.test(token) ? token : AUTH_INVALID;
 }
 
 /**
@@ -62,13 +137,18 @@ export function createBearerCheck(tokens: readonly string[] | 'any'): (header: s
  * a timing oracle for them beside the `Authorization` header.
  */
 export function createCredentialCheck(
-  tokens: readonly string[] | 'any',
-): (value: string, authorization: string | null) => boolean {
-  const encoder = new TextEncoder();
-  const accepted = tokens === 'any' ? [] : tokens.map((t) => encoder.encode(t));
+  tokens: TokenSource | undefined,
+): (value: string, authorization: string | null) => boolean | Promise<boolean> {
+  const set = entriesOf(tokens);
   return (value, authorization) => {
     if (authorization !== null && presentedCredentials(authorization) === value) return true;
-    return accepted.length !== 0 && matchesAny(value, accepted);
+    const entries = set?.[ENTRIES];
+    if (entries === undefined) return false;
+    if (entries.plain.length > 0 && matchIndex(value, entries.plain) !== -1) return true;
+    if (entries.hashed.length === 0 || !TOKEN68.test(value)) return false;
+    return crypto.subtle
+      .digest('SHA-256', new TextEncoder().encode(value))
+      .then((digest) => matchIndex(new Uint8Array(digest), entries.hashed) !== -1);
   };
 }
 
@@ -97,24 +177,29 @@ function isBearerScheme(header: string): boolean {
 }
 
 /**
- * Compares `token` with every accepted token without an early exit, so the time taken does not tell
- * an attacker how many leading bytes were right, nor which token came close. `token` is token68,
- * hence ASCII: its UTF-8 bytes are its char codes, and no encoding (nor node:crypto) is needed.
+ * Compares `token` with every entry without an early exit, so the time taken does not tell an
+ * attacker how many leading bytes were right, nor which entry came close. Returns the index of the
+ * matching entry, or -1. `token` is token68 (hence ASCII: its UTF-8 bytes are its char codes, and no
+ * encoding nor node:crypto is needed) or the bytes of a digest.
  */
-function matchesAny(token: string, accepted: readonly Uint8Array[]): boolean {
+function matchIndex(token: string | Uint8Array, entries: readonly { readonly bytes: Uint8Array }[]): number {
   const n = token.length;
-  let found = 0;
-  for (let k = 0; k < accepted.length; k++) {
-    const want = accepted[k]!;
+  const text = typeof token === 'string' ? token : undefined;
+  const bytes = typeof token === 'string' ? undefined : token;
+  let found = -1;
+  for (let k = 0; k < entries.length; k++) {
+    const want = entries[k]!.bytes;
     const m = want.length;
     // Lengths differ → mismatch, but still walk the presented token so the work depends on its length only.
     let diff = n ^ m;
-    // j wraps around the accepted token; its pattern depends on the lengths only, never on a byte.
+    // j wraps around the entry; its pattern depends on the lengths only, never on a byte.
     for (let i = 0, j = 0; i < n; i++) {
-      diff |= token.charCodeAt(i) ^ want[j]!;
+      diff |= (text !== undefined ? text.charCodeAt(i) : bytes![i]!) ^ want[j]!;
       if (++j === m) j = 0;
     }
-    found |= ((diff - 1) >>> 31) & 1;
+    // All ones when diff is 0, else 0: the index is kept without a branch on the bytes.
+    const equal = -(((diff - 1) >>> 31) & 1);
+    found = (equal & k) | (~equal & found);
   }
-  return found === 1;
+  return found;
 }

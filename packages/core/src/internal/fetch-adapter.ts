@@ -2,7 +2,7 @@
 import type { PlantStoreRequest, PlantStoreResponse } from '../app-types.js';
 
 /** A transport's view of a web `Request`. */
-export function fromWebRequest(request: Request): PlantStoreRequest {
+export function fromWebRequest(request: Request, clientAddress?: string): PlantStoreRequest {
   const url = request.url;
   // The path without query or fragment; percent-encoding stays as sent (paths compare exactly).
   const path = new URL(url).pathname;
@@ -12,6 +12,7 @@ export function fromWebRequest(request: Request): PlantStoreRequest {
     path,
     header: (name) => headers.get(name),
     readBody: (limit) => readLimited(request.body, limit),
+    clientAddress,
   };
 }
 

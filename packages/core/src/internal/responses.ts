@@ -5,6 +5,12 @@ import { PLANT_MESSAGES } from './new-plant.js';
 /** The media type of every answer with a body. */
 export const JSON_TYPE = 'application/json';
 
+/**
+ * On every answer: no cache (shared or private) keeps an answer to one caller's credentials, and no
+ * browser sniffs a JSON body into something it would render or run.
+ */
+export const SAFETY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
+
 /** The spec's Error body for `code` with `message`, as JSON text. */
 export function errorBody(code: number, message: string): string {
   return JSON.stringify({ error: code, message });
@@ -22,6 +28,11 @@ export const CHALLENGE_MISSING = 'Bearer realm="plant-store"';
 /** RFC 6750 §3.1 challenge of a refused token. */
 export const CHALLENGE_INVALID = 'Bearer realm="plant-store", error="invalid_token"';
 
+/** The challenge of a refused token with the reason class (RFC 6750 §3 error_description); never the token. */
+export function challengeWithReason(reason: string): string {
+  return `${CHALLENGE_INVALID}, error_description="${reason}"`;
+}
+
 /** The messages of the fixed failures. None repeats request data (the service's rules, Failures). */
 export const MESSAGES = {
   emptyBody: 'body is empty; it must be a JSON NewPlant object',
@@ -34,6 +45,8 @@ export const MESSAGES = {
   mediaType: 'Content-Type must be application/json',
   internal: 'an unexpected error occurred; the request id identifies it in the server log',
   unavailable: 'the store is unavailable; nothing was stored, retry later',
+  rateLimited: 'too many requests; nothing was stored, retry after Retry-After',
+  authUnavailable: 'the bearer token cannot be checked now; nothing was stored, retry after Retry-After',
   // The reference server's HTTP layer answers these two (timeouts, oversized headers), building its
   // answers through createErrorResponse so this is the only wording; the app itself never does.
   requestTimeout: 'the request was not received in time',
@@ -69,6 +82,8 @@ export function defaultMessages(plantsPath: string, limit: number): { readonly [
     43101: MESSAGES.headersTooLarge,
     50001: MESSAGES.internal,
     50301: MESSAGES.unavailable,
+    42901: MESSAGES.rateLimited,
+    50302: MESSAGES.authUnavailable,
   };
 }
 
@@ -86,6 +101,8 @@ export interface FixedBodies {
   readonly mediaType: string;
   readonly internal: string;
   readonly unavailable: string;
+  readonly rateLimited: string;
+  readonly authUnavailable: string;
 }
 
 /** Builds the fixed bodies for an application mounted at `plantsPath` with body limit `limit`. */
@@ -103,5 +120,7 @@ export function fixedBodies(plantsPath: string, limit: number): FixedBodies {
     mediaType: errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
     internal: errorBody(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
     unavailable: errorBody(ErrorCode.STORE_UNAVAILABLE, MESSAGES.unavailable),
+    rateLimited: errorBody(ErrorCode.RATE_LIMITED, MESSAGES.rateLimited),
+    authUnavailable: errorBody(ErrorCode.AUTH_UNAVAILABLE, MESSAGES.authUnavailable),
   };
 }

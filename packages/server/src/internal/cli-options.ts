@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -57,8 +58,9 @@ Options (each flag wins over its environment variable):
   --port <n>           TCP port, 0 for any free one        PLANT_STORE_PORT       (default 4010)
   --host <addr>        interface to listen on              PLANT_STORE_HOST       (default 127.0.0.1)
   --token <t>          accepted bearer token, repeatable   PLANT_STORE_TOKENS     (comma-separated;
-                                                                                   default: a random
-                                                                                   one, printed)
+                       (for development: a flag is seen by                        default: a random
+                       every local user in ps; use                                one, printed)
+                       --token-file)
   --any-token          accept every bearer token           PLANT_STORE_ANY_TOKEN  (1/true)
   --base-path <path>   path prefix, e.g. /api              PLANT_STORE_BASE_PATH  (default none)
   --body-limit <size>  body limit: bytes, or with k / m    PLANT_STORE_BODY_LIMIT (default 1m)
@@ -97,10 +99,37 @@ Options (each flag wins over its environment variable):
   --ops-host <addr>    its interface                       PLANT_STORE_OPS_HOST   (default: --host)
   --workers <n|auto>   serve from n processes (auto: one   PLANT_STORE_WORKERS    (needs --database)
                        per core) sharing the port
+
+Authentication and limits:
+  --token-file <path>  accepted tokens, one per line: a    PLANT_STORE_TOKEN_FILE
+                       token or sha256:<hex> of one; # comments. SIGHUP re-reads it (every
+                       worker); a bad file keeps the tokens as they were and logs an error
+  --jwks <file|url>    accept JWTs signed by these keys    PLANT_STORE_JWKS
+                       (https URL; http only to localhost)
+  --jwt-issuer <iss>   accepted iss, repeatable (required  PLANT_STORE_JWT_ISSUER (comma-separated)
+                       with --jwks)
+  --jwt-audience <aud> accepted aud, repeatable (required) PLANT_STORE_JWT_AUDIENCE (comma-separated)
+  --jwt-algorithms <a,b>                                   PLANT_STORE_JWT_ALGORITHMS
+                       default RS256,PS256,ES256,EdDSA; never none; HS256/384/512 only with:
+  --jwt-secret-file <path>
+                       HMAC secret for HS* JWTs instead    PLANT_STORE_JWT_SECRET_FILE
+                       of --jwks
+  --jwt-clock-tolerance <s>
+                       leeway for exp/nbf/iat              PLANT_STORE_JWT_CLOCK_TOLERANCE (default 30)
+  --rate-limit <n>/<s> requests per credential (token      PLANT_STORE_RATE_LIMIT (default: none)
+                       entry or JWT sub), per process: with --workers k, up to k*n in all
+  --failed-auth-limit <n>/<s>
+                       refused tokens per client address;  PLANT_STORE_FAILED_AUTH_LIMIT
+                       over it every request from there    (default: none)
+                       gets 429 until it refills
+  --trust-proxy <hops> proxies whose X-Forwarded-For to    PLANT_STORE_TRUST_PROXY (default 0)
+                       believe for the client address
+
   -h, --help           show this help
   -v, --version        show the version
 
 SIGINT/SIGTERM stop accepting, finish requests in flight, flush the store and exit 0.
+SIGHUP re-reads --token-file.
 `;
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -130,6 +159,17 @@ const FLAGS = {
   'ops-port': { type: 'string' },
   'ops-host': { type: 'string' },
   workers: { type: 'string' },
+  // Authentication and limits
+  'token-file': { type: 'string' },
+  jwks: { type: 'string' },
+  'jwt-issuer': { type: 'string', multiple: true },
+  'jwt-audience': { type: 'string', multiple: true },
+  'jwt-algorithms': { type: 'string' },
+  'jwt-secret-file': { type: 'string' },
+  'jwt-clock-tolerance': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'failed-auth-limit': { type: 'string' },
+  'trust-proxy': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -214,6 +254,8 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
 
   const store = storeChoice(values, env);
 
+  authChoice(values, env, options);
+
   const log = values.log ?? parseFlag(env.PLANT_STORE_LOG, 'PLANT_STORE_LOG');
   if (log === true) options.log = true;
   const logLevel = values['log-level'] ?? nonEmpty(env.PLANT_STORE_LOG_LEVEL);
@@ -245,6 +287,120 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
 }
 
 type Flags = ReturnType<typeof readFlags>;
+
+/**
+ * The authentication and limit flags into `options`: a token file, JWTs, rate limits, trusted proxies.
+ * Files named here (a JWKS, a JWT secret) are read now, so a bad one is a usage error at start.
+ */
+function authChoice(
+  values: Flags,
+  env: Env,
+  options: { -readonly [K in keyof PlantStoreServerOptions]: PlantStoreServerOptions[K] },
+): void {
+  const source = (flag: keyof Flags, variable: string) => (values[flag] !== undefined ? `--${flag}` : variable);
+  const tokenFile = values['token-file'] ?? nonEmpty(env.PLANT_STORE_TOKEN_FILE);
+  if (tokenFile !== undefined) {
+    if (values.token !== undefined || values['any-token'] === true)
+      throw new UsageError('give either --token-file or --token / --any-token, not both');
+    // A token variable beside the file is set by someone else (a shell profile): the file wins, as a flag would.
+    delete options.tokens;
+    options.tokenFile = tokenFile;
+  }
+
+  const jwks = values.jwks ?? nonEmpty(env.PLANT_STORE_JWKS);
+  const secretFile = values['jwt-secret-file'] ?? nonEmpty(env.PLANT_STORE_JWT_SECRET_FILE);
+  const issuer = values['jwt-issuer'] ?? listOf(env.PLANT_STORE_JWT_ISSUER);
+  const audience = values['jwt-audience'] ?? listOf(env.PLANT_STORE_JWT_AUDIENCE);
+  const algorithms = values['jwt-algorithms'] ?? nonEmpty(env.PLANT_STORE_JWT_ALGORITHMS);
+  const tolerance = values['jwt-clock-tolerance'] ?? nonEmpty(env.PLANT_STORE_JWT_CLOCK_TOLERANCE);
+  const auth: {
+    -readonly [K in keyof NonNullable<PlantStoreServerOptions['auth']>]: NonNullable<
+      PlantStoreServerOptions['auth']
+    >[K];
+  } = {};
+  if (jwks !== undefined || secretFile !== undefined) {
+    if (jwks !== undefined && secretFile !== undefined)
+      throw new UsageError('give either --jwks or --jwt-secret-file, not both');
+    if (options.tokens === 'any') throw new UsageError('--any-token accepts every token: it cannot go with JWTs');
+    if (issuer === undefined || audience === undefined)
+      throw new UsageError(
+        'JWTs need --jwt-issuer and --jwt-audience: a token minted for another service must not pass',
+      );
+    auth.jwt = {
+      issuer,
+      audience,
+      ...(jwks !== undefined && { jwks: /^https?:\/\//i.test(jwks) ? jwks : readJwksFile(jwks) }),
+      ...(secretFile !== undefined && { secret: readSecretFile(secretFile) }),
+      ...(algorithms !== undefined && { algorithms: splitList(algorithms) }),
+      ...(tolerance !== undefined && {
+        clockTolerance: parseWhole(tolerance, source('jwt-clock-tolerance', 'PLANT_STORE_JWT_CLOCK_TOLERANCE'), 3600),
+      }),
+    };
+  } else {
+    for (const flag of ['jwt-issuer', 'jwt-audience', 'jwt-algorithms', 'jwt-clock-tolerance'] as const) {
+      if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --jwks or --jwt-secret-file`);
+    }
+  }
+  const rate = values['rate-limit'] ?? nonEmpty(env.PLANT_STORE_RATE_LIMIT);
+  if (rate !== undefined) auth.rateLimit = parseRate(rate, source('rate-limit', 'PLANT_STORE_RATE_LIMIT'));
+  const failed = values['failed-auth-limit'] ?? nonEmpty(env.PLANT_STORE_FAILED_AUTH_LIMIT);
+  if (failed !== undefined)
+    auth.failedAuthLimit = parseRate(failed, source('failed-auth-limit', 'PLANT_STORE_FAILED_AUTH_LIMIT'));
+  if (Object.keys(auth).length > 0) options.auth = auth;
+  const trust = values['trust-proxy'] ?? nonEmpty(env.PLANT_STORE_TRUST_PROXY);
+  if (trust !== undefined) options.trustProxy = parseWhole(trust, source('trust-proxy', 'PLANT_STORE_TRUST_PROXY'), 32);
+}
+
+/** `<n>/<seconds>`: e.g. `100/1`, `20/60`. */
+function parseRate(value: string, source: string): { requests: number; seconds: number } {
+  const match = /^\s*(\d{1,9})\s*\/\s*(\d{1,5})\s*$/.exec(value);
+  const requests = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (match === null || !(requests >= 1) || !(seconds >= 1 && seconds <= 86_400)) {
+    throw new UsageError(
+      `${source} must be <requests>/<seconds>, e.g. 100/1 (1 or more requests, 1 to 86400 seconds), got ${JSON.stringify(value)}`,
+    );
+  }
+  return { requests, seconds };
+}
+
+function parseWhole(value: string, source: string, max: number): number {
+  const n = /^\s*\d{1,6}\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= 0 && n <= max))
+    throw new UsageError(`${source} must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function listOf(value: string | undefined): string[] | undefined {
+  return nonEmpty(value) === undefined ? undefined : splitList(value ?? '');
+}
+
+function readJwksFile(path: string): { keys: object[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`--jwks ${path}: ${code !== undefined ? `cannot read it (${code})` : 'not JSON'}`);
+  }
+  if (typeof json !== 'object' || json === null || !Array.isArray((json as { keys?: unknown }).keys)) {
+    throw new UsageError(`--jwks ${path}: not a JWK Set (an object with a "keys" list)`);
+  }
+  return json as { keys: object[] };
+}
+
+function readSecretFile(path: string): Uint8Array {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new UsageError(`--jwt-secret-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code})`);
+  }
+  // A trailing newline is an editor's, not the secret's.
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 10 || bytes[end - 1] === 13)) end--;
+  return new Uint8Array(bytes.subarray(0, end));
+}
 
 /** `--workers <n|auto>`: 1 to 256 processes, or one per core. */
 function parseWorkers(value: string | undefined, fromFlag: boolean): number | undefined {

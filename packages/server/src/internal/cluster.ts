@@ -10,6 +10,7 @@ import { startServer } from '../plant-store-server.js';
 import type { CliCommand } from './cli-options.js';
 import { createLogger, describeError } from './logger.js';
 import { drainAndExit, openStore } from './open-store.js';
+import { acceptingLine, reloadTokensOnHangup } from './token-reload.js';
 import { createOpsServer, type Readiness } from './ops.js';
 
 type StartCommand = Extract<CliCommand, { kind: 'start' }>;
@@ -41,7 +42,9 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
       ? createLogger('stderr', options.logLevel === undefined ? {} : { level: options.logLevel })
       : undefined;
   // One token set for every worker: a token made here is made once, printed once, accepted by all.
-  const tokens = options.tokens ?? [generateToken()];
+  // A token file or JWTs leave nothing to make: each worker reads the file itself.
+  const accepting = acceptingLine(options);
+  const tokens = options.tokens ?? (accepting === undefined ? [generateToken()] : []);
   const env = { [TOKENS_VARIABLE]: JSON.stringify(tokens) };
   const note = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, string | number> = {}) => {
     if (logger !== undefined) logger[level](message, fields);
@@ -126,7 +129,8 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
   if (opsUrl !== undefined) banner.push(`Operations: ${opsUrl}/livez, /readyz, /metrics`);
   if (started_.banner !== undefined) banner.push(started_.banner);
   if (tokens === 'any') banner.push('Accepting any bearer token (--any-token).');
-  else if (options.tokens === undefined) banner.push(`Token: ${tokens.join(', ')}`);
+  else if (accepting !== undefined) banner.push(accepting);
+  else if (options.tokens === undefined && Array.isArray(tokens)) banner.push(`Token: ${tokens.join(', ')}`);
   write(`${banner.join('\n')}\n`);
   note('info', 'listening', { event: 'start', url: started_.url, workers: count, pid: process.pid });
 
@@ -151,6 +155,12 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Every worker re-reads the token file; a worker started later reads the file as it is then.
+  if (options.tokenFile !== undefined) {
+    process.on('SIGHUP', () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+    });
+  }
 }
 
 /** The primary's operations listener: readiness asked of the workers, metrics summed over them. */
@@ -213,7 +223,8 @@ function askReadiness(worker: Worker, id: number): Promise<{ state: string; reas
 /** Runs one worker: the server on the shared port, with the primary's tokens, until SIGTERM or the primary goes. */
 export async function runWorker(command: StartCommand, fail: (what: string, error: unknown) => never): Promise<void> {
   const { options } = command;
-  const tokens = options.tokens ?? (JSON.parse(process.env[TOKENS_VARIABLE] ?? '[]') as string[]);
+  const fromPrimary = JSON.parse(process.env[TOKENS_VARIABLE] ?? '[]') as string[] | 'any';
+  const tokens = options.tokens ?? (Array.isArray(fromPrimary) && fromPrimary.length === 0 ? undefined : fromPrimary);
   let readiness: Readiness | undefined;
   let opened: Awaited<ReturnType<typeof openStore>> | undefined;
   let server: Awaited<ReturnType<typeof startServer>>;
@@ -221,7 +232,11 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
     opened = await openStore(command.store);
     const { ops: _, ...serverOptions } = options;
     server = await startServer(
-      { ...serverOptions, tokens, ...(opened.store !== undefined && { store: opened.store }) },
+      {
+        ...serverOptions,
+        ...(tokens !== undefined && { tokens }),
+        ...(opened.store !== undefined && { store: opened.store }),
+      },
       {
         worker: cluster.worker?.id ?? 0,
         metrics: (metrics) => {
@@ -262,6 +277,7 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
   process.on('SIGTERM', stop);
   // SIGINT reaches every process of a terminal's group: the primary decides, through SIGTERM.
   process.on('SIGINT', () => {});
+  if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
   // The primary is gone (killed): drain and exit rather than hold the port with no one to replace us.
   process.on('disconnect', stop);
 }

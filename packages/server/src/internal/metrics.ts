@@ -8,6 +8,8 @@ export interface Metrics {
   observeRequest(status: number | undefined, body: string | undefined, seconds: number): void;
   /** `store` with its inserts timed into the store latency histogram. */
   timed(store: PlantStore): PlantStore;
+  /** A read of the token file: whether a reload took (`undefined`: the read at start), and how many entries are accepted now. */
+  observeTokenReload(ok: boolean | undefined, entries: number): void;
 }
 
 /** What the file and PostgreSQL stores report of their batches (group commit), read when scraped. */
@@ -102,8 +104,25 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
     aggregator: 'max',
   }).set({ version: build.version, node: process.version }, 1);
 
+  const reloads = new Counter({
+    name: 'plant_store_token_reloads_total',
+    help: 'Reloads of the token file (SIGHUP), by outcome: "ok", or "failed" (the previous tokens stayed).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const tokenEntries = new Gauge({
+    name: 'plant_store_token_entries',
+    help: 'Entries of the token file accepted now.',
+    registers: [registry],
+    // The same file in every worker: summing would count the workers.
+    aggregator: 'max',
+  });
   return {
     registry,
+    observeTokenReload(ok, entries) {
+      if (ok !== undefined) reloads.inc({ outcome: ok ? 'ok' : 'failed' });
+      tokenEntries.set(entries);
+    },
     observeRequest(status, body, seconds) {
       const label = status === undefined ? 'aborted' : String(status);
       requests.inc({ status: label, code: errorCodeOf(body) });

@@ -51,6 +51,7 @@ export class NodeRequest implements PlantStoreRequest {
     private readonly res: ServerResponse,
     private readonly expectsContinue: boolean,
     basePath: string,
+    private readonly trustProxy = 0,
   ) {
     this.method = req.method ?? 'GET';
     this.path = pathOf(mountedUrl(req as MountedRequest, basePath));
@@ -61,6 +62,24 @@ export class NodeRequest implements PlantStoreRequest {
     if (value === undefined) return null;
     // Node already joins most repeated headers; the few it keeps as arrays are joined the same way.
     return typeof value === 'string' ? value : value.join(', ');
+  }
+
+  /**
+   * The client's address: the socket's peer, or, behind `trustProxy` proxies, the `X-Forwarded-For`
+   * entry that many places from the right (each proxy appends the address it was called from; what is
+   * further left, the client wrote itself).
+   */
+  get clientAddress(): string | undefined {
+    const peer = this.req.socket.remoteAddress;
+    if (this.trustProxy === 0) return peer;
+    const forwarded = this.header('x-forwarded-for');
+    if (forwarded === null) return peer;
+    const hops = forwarded
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop !== '');
+    if (peer !== undefined) hops.push(peer);
+    return hops[Math.max(0, hops.length - 1 - this.trustProxy)];
   }
 
   readBody(limit: number): Promise<Uint8Array | null> {

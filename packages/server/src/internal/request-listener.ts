@@ -19,7 +19,23 @@ export interface ListenerState {
   readonly metrics: Metrics | undefined;
   /** The answers the server gives without the core (built once, asynchronously, at creation). */
   readonly answers: Promise<TransportAnswers>;
+  /** Proxies trusted to add to `X-Forwarded-For`. Default 0: the socket's peer is the client. */
+  readonly trustProxy?: number;
+  /** How long, and how many bytes, a refused upload is still read after its answer. Default {@link DEFAULT_LINGER}. */
+  linger?: LingerLimits;
 }
+
+/** The bounds of a lingering close. */
+export interface LingerLimits {
+  readonly ms: number;
+  readonly bytes: number;
+}
+
+/**
+ * 5 s and 4 MiB: enough for a client on a slow link to finish a few-MiB upload it had started and read
+ * the answer, too little for a client to hold a socket or make the server read much.
+ */
+export const DEFAULT_LINGER: LingerLimits = { ms: 5_000, bytes: 4 * 1024 * 1024 };
 
 /**
  * The node:http `request` handler (and, with `expectsContinue`, the `checkContinue` handler): it
@@ -40,7 +56,7 @@ export function createRequestListener(
       void state.answers.then((answers) => sendAnswer(state, req, res, answers.missingHost, started));
       return;
     }
-    const request = new NodeRequest(req, res, expectsContinue, app.basePath);
+    const request = new NodeRequest(req, res, expectsContinue, app.basePath, state.trustProxy ?? 0);
     app.handle(request).then(
       (response) => send(state, req, res, request, response, started),
       (error: unknown) => {
@@ -88,9 +104,36 @@ function send(
   // drained on a kept-alive socket: that is how a client would stream forever. Closing also
   // makes a shutting-down server's sockets go away once their last answer is out.
   if (state.closing || request.overflowed || !req.complete) headers['connection'] = 'close';
+  if (!req.complete) lingerAfterAnswer(req, state.linger ?? DEFAULT_LINGER);
   res.writeHead(response.status, headers);
   res.end(body);
   finish(state, req, request.path, response.status, body, requestId, started);
+}
+
+/**
+ * A lingering close (RFC 9112 §9.6): the answer came before the body was read (401, 415, 413 by
+ * Content-Length or while streaming), and closing the socket with unread bytes in it makes the kernel
+ * send a reset that can destroy the answer before the client reads it, so the client sees "fetch
+ * failed" and retries as if the server were down. After the answer the server half-closes, reads and
+ * drops what the client still sends, and closes once the client does, or after `limits.ms`, or past
+ * `limits.bytes`: a slow or endless upload is still cut.
+ */
+function lingerAfterAnswer(req: IncomingMessage, limits: LingerLimits): void {
+  const socket = req.socket;
+  let read = 0;
+  const timer = setTimeout(() => socket.destroy(), limits.ms);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > limits.bytes) socket.destroy();
+  });
+  req.resume();
+  // Node ends an answered `Connection: close` socket with destroySoon(), which closes it at once once
+  // the answer is written; ending only the writing side is what leaves the client time to finish.
+  socket.destroySoon = function (this: typeof socket) {
+    if (this.writable) this.end();
+  };
 }
 
 function sendAnswer(
@@ -106,6 +149,8 @@ function sendAnswer(
       'content-type': answer.contentType,
       'content-length': Buffer.byteLength(answer.body),
       'x-request-id': requestId,
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
       connection: 'close',
     });
     res.end(answer.body);

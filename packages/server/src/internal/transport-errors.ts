@@ -83,6 +83,8 @@ export function rawResponse(answer: TransportAnswer, requestId: string): string 
     `content-type: ${answer.contentType}\r\n` +
     `content-length: ${Buffer.byteLength(answer.body)}\r\n` +
     `x-request-id: ${requestId}\r\n` +
+    'cache-control: no-store\r\n' +
+    'x-content-type-options: nosniff\r\n' +
     'connection: close\r\n' +
     '\r\n' +
     answer.body
