@@ -3,9 +3,11 @@
 // the example's environment is jest-fixed-jsdom: in plain jsdom the same suite does not load.
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { checkSetupRow, FRONTEND_MAJORS, frontendMajors, setupRow } from './frontend-setups.js';
 import { installConsumer, jestReportCases, registerChildCases, runChild } from './consumer-project.js';
 
-const project = await installConsumer('jest');
+const majors = frontendMajors();
+const project = await installConsumer('jest', { specs: FRONTEND_MAJORS[majors].jest });
 afterAll(() => project.remove());
 
 const jest = ['node', 'node_modules/jest/bin/jest.js', '--ci', '--json'];
@@ -16,7 +18,8 @@ const child = await runChild(project, [...jest, `--outputFile=${join(project.dir
 console.log(
   `jest ${project.version('jest')} (msw ${project.version('msw')}): ${child.cases.length} cases in ${child.seconds.toFixed(1)} s, install ${project.installSeconds.toFixed(0)} s`,
 );
-registerChildCases(`Jest ${project.version('jest')}, jest-fixed-jsdom`, child, 6);
+registerChildCases(`Jest ${project.version('jest')}, jest-fixed-jsdom`, child, setupRow('jest').cases);
+checkSetupRow('jest', project, majors);
 
 it('in plain jsdom the suite stops at "TextEncoder is not defined"', async () => {
   const plain = await runChild(

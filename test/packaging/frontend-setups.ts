@@ -1,0 +1,181 @@
+// The frontend setups the consumer projects under examples/ run in (test/packaging/frontend-*.test.ts),
+// and the "Tested setups" table of docs/frontend.md rendered from them: a row is here only because a
+// wrapper runs it, with the expected number of cases, and each run checks the installed majors against
+// its row (checkSetupRow), so the table cannot claim a version or a setup that was not run.
+import { it } from 'vitest';
+import type { ConsumerProject } from './consumer-project.js';
+
+/** `current`: what `npm test` installs on Node 20; `next`: msw 3 and the majors that need Node 22 (the matrix). */
+export type MajorSet = 'current' | 'next';
+
+export function frontendMajors(): MajorSet {
+  const value = process.env.PLANT_STORE_FRONTEND_MAJORS ?? 'current';
+  if (value !== 'current' && value !== 'next') {
+    throw new Error(`PLANT_STORE_FRONTEND_MAJORS is 'current' or 'next', got '${value}'`);
+  }
+  return value;
+}
+
+/** Registry specs installed over each consumer project's own package.json, per major set. */
+export const FRONTEND_MAJORS: Record<MajorSet, Record<'jest' | 'vitest' | 'playwright', readonly string[]>> = {
+  current: { jest: [], vitest: [], playwright: [] },
+  next: {
+    jest: ['msw@^3'],
+    vitest: ['msw@^3', 'vitest@^5', '@vitest/browser-playwright@^5', 'jsdom@^31'],
+    // @msw/playwright's peer range is msw ^2.12.10; its move to msw 3's network sources is
+    // https://github.com/mswjs/playwright/pull/48, open. Storybook shares this project.
+    playwright: [],
+  },
+};
+
+/** One row of the table. */
+export interface SetupRow {
+  readonly id: string;
+  readonly setup: string;
+  /** Package name, its display name and the major installed per major set (`next` where it differs). */
+  readonly packages: readonly { name: string; label: string; current: number; next?: number }[];
+  /** The msw majors it runs on. */
+  readonly msw: readonly (2 | 3)[];
+  /** Cases the child runner holds. */
+  readonly cases: number;
+  readonly checked: string;
+}
+
+const REACT = [
+  { name: 'react', label: 'React', current: 19 },
+  { name: '@testing-library/react', label: 'React Testing Library', current: 16 },
+];
+const VITEST = { name: 'vitest', label: 'Vitest', current: 4, next: 5 };
+const REACT_FLOWS =
+  'the form: a create shown, 40003 beside the id (seeded with `makePlants`), 401, 503 retried then shown, 503 once then created, an id refused before sending';
+const ADAPTER_FLOWS =
+  'a create through `createPlantMutationOptions` shown, a 503 retried by the client then shown, 40003; the error union narrowed';
+
+export const SETUP_ROWS: readonly SetupRow[] = [
+  {
+    id: 'jest',
+    setup: 'Jest, `jest-fixed-jsdom`, babel-jest',
+    packages: [{ name: 'jest', label: 'Jest', current: 30 }, ...REACT],
+    msw: [2, 3],
+    cases: 6,
+    checked: `${REACT_FLOWS}; plain \`jsdom\` shown to fail with "TextEncoder is not defined"`,
+  },
+  {
+    id: 'jsdom',
+    setup: 'Vitest, `jsdom` environment',
+    packages: [VITEST, { name: 'jsdom', label: 'jsdom', current: 27, next: 31 }, ...REACT],
+    msw: [2, 3],
+    cases: 6,
+    checked: REACT_FLOWS,
+  },
+  {
+    id: 'happy-dom',
+    setup: 'Vitest, `happy-dom` environment',
+    packages: [VITEST, { name: 'happy-dom', label: 'happy-dom', current: 21 }, ...REACT],
+    msw: [2, 3],
+    cases: 6,
+    checked: REACT_FLOWS,
+  },
+  {
+    id: 'browser',
+    setup: 'Vitest Browser Mode, Playwright provider, Chromium, `setupWorker`',
+    packages: [VITEST, { name: 'playwright', label: 'Playwright', current: 1 }, ...REACT],
+    msw: [2, 3],
+    cases: 6,
+    checked: `${REACT_FLOWS}; msw's worker script served by Vite from \`public/\``,
+  },
+  {
+    id: 'forms',
+    setup: 'react-hook-form (`standardSchemaResolver`) and TanStack Form, Vitest `jsdom`',
+    packages: [
+      VITEST,
+      { name: 'react-hook-form', label: 'react-hook-form', current: 7 },
+      { name: '@hookform/resolvers', label: '@hookform/resolvers', current: 7 },
+      { name: '@tanstack/react-form', label: 'TanStack Form', current: 1 },
+    ],
+    msw: [2, 3],
+    cases: 8,
+    checked:
+      "each library with `newPlantFormSchema`: an id out of range and an empty id refused with the server's words, nothing sent; 2^53 + 1 sent exactly; 40003 beside the id",
+  },
+  {
+    id: 'vue',
+    setup: 'TanStack Query in Vue, Testing Library, Vitest `jsdom`',
+    packages: [
+      VITEST,
+      { name: 'vue', label: 'Vue', current: 3 },
+      { name: '@tanstack/vue-query', label: '@tanstack/vue-query', current: 5 },
+    ],
+    msw: [2, 3],
+    cases: 3,
+    checked: ADAPTER_FLOWS,
+  },
+  {
+    id: 'solid',
+    setup: 'TanStack Query in Solid, Testing Library, Vitest `jsdom`',
+    packages: [
+      VITEST,
+      { name: 'solid-js', label: 'Solid', current: 1 },
+      { name: '@tanstack/solid-query', label: '@tanstack/solid-query', current: 5 },
+    ],
+    msw: [2, 3],
+    cases: 3,
+    checked: ADAPTER_FLOWS,
+  },
+  {
+    id: 'svelte',
+    setup: 'TanStack Query in Svelte 5, Testing Library, Vitest `jsdom`',
+    packages: [
+      VITEST,
+      { name: 'svelte', label: 'Svelte', current: 5 },
+      { name: '@tanstack/svelte-query', label: '@tanstack/svelte-query', current: 6 },
+    ],
+    msw: [2, 3],
+    cases: 3,
+    checked: ADAPTER_FLOWS,
+  },
+];
+
+export function setupRow(id: string): SetupRow {
+  const row = SETUP_ROWS.find((r) => r.id === id);
+  if (row === undefined) throw new Error(`no row '${id}' in SETUP_ROWS`);
+  return row;
+}
+
+/** The installed majors of a run match its row's (and the msw major is one the row claims). */
+export function checkSetupRow(id: string, project: ConsumerProject, majors: MajorSet): void {
+  const row = setupRow(id);
+  it(`${row.setup}: the installed majors are the ones docs/frontend.md names`, () => {
+    const wrong: string[] = [];
+    for (const pkg of row.packages) {
+      const expected = majors === 'next' ? (pkg.next ?? pkg.current) : pkg.current;
+      const installed = project.version(pkg.name);
+      if (Number(installed.split('.')[0]) !== expected)
+        wrong.push(`${pkg.name} ${installed}, the table says ${expected}`);
+    }
+    const msw = Number(project.version('msw').split('.')[0]);
+    if (!row.msw.includes(msw as 2 | 3)) wrong.push(`msw ${msw}, the table says ${row.msw.join(', ')}`);
+    if (wrong.length > 0) throw new Error(wrong.join('\n'));
+  });
+}
+
+/** The table as docs/frontend.md holds it between its markers. */
+export function renderSetupTable(): string {
+  const versions = (row: SetupRow) =>
+    row.packages
+      .map((p) => `${p.label} ${p.current}${p.next !== undefined && p.next !== p.current ? ` / ${p.next}` : ''}`)
+      .join(', ');
+  const lines = [
+    '| setup | versions (Node 20 / Node 22) | msw | cases | what is checked |',
+    '|---|---|---|---|---|',
+    ...SETUP_ROWS.map(
+      (row) => `| ${row.setup} | ${versions(row)} | ${row.msw.join(', ')} | ${row.cases} | ${row.checked} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** The one line the README and the mocks' page give: the setups of the table, by name. */
+export function renderSetupList(): string {
+  return SETUP_ROWS.map((row) => row.setup).join('; ');
+}
