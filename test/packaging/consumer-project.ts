@@ -35,8 +35,11 @@ export interface ConsumerOptions {
   readonly specs?: readonly string[];
   /** Bound of the install, in milliseconds. */
   readonly installTimeoutMs?: number;
-  /** Files of the repository copied into the project's `src/`: the React example's form by default. */
-  readonly sources?: readonly string[];
+  /**
+   * Files of the repository copied into the project: a path goes to the project's `src/`, a pair
+   * `[path, destination]` to that destination. The React example's form by default.
+   */
+  readonly sources?: readonly (string | readonly [string, string])[];
 }
 
 /** What a frontend installs: the server and the stores stay out (their dependencies cost install time). */
@@ -52,8 +55,10 @@ export async function installConsumer(name: string, options: ConsumerOptions = {
   if (!existsSync(join(source, 'package.json'))) throw new Error(`examples/${name} has no package.json`);
   cpSync(source, dir, { recursive: true, filter: (path) => !/[\\/](node_modules|dist|storybook-static)$/.test(path) });
   mkdirSync(join(dir, 'src'), { recursive: true });
-  for (const file of options.sources ?? ['examples/react/src/add-plant-form.tsx'])
-    cpSync(join(repoRoot, file), join(dir, 'src', file.split('/').pop()!));
+  for (const file of options.sources ?? ['examples/react/src/add-plant-form.tsx']) {
+    const [from, to] = typeof file === 'string' ? [file, join('src', file.split('/').pop()!)] : file;
+    cpSync(join(repoRoot, from), join(dir, to), { recursive: true });
+  }
   const tarballDir = join(work, 'tarballs');
   mkdirSync(tarballDir, { recursive: true });
   const tarballs: string[] = [];
@@ -122,6 +127,18 @@ export function playwrightReportCases(path: string): ChildCase[] {
   return cases;
 }
 
+/**
+ * The environment a command in the project gets: this one without what Vitest sets for its own tests
+ * (NODE_ENV=test would make `vite build` a development build, VITEST_* would confuse a nested Vitest),
+ * as in a user's CI (`CI=true`), plus `extra`.
+ */
+export function consumerEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(VITEST|NODE_ENV$|TEST$|TINYPOOL)/.test(key)),
+  );
+  return { ...env, CI: 'true', FORCE_COLOR: '0', ...extra };
+}
+
 /** A child run: its cases, its exit, its seconds. */
 export interface ChildRun {
   readonly cases: readonly ChildCase[];
@@ -141,7 +158,7 @@ export async function runChild(
   const [program, ...args] = command;
   const result = await run(program!, args, {
     cwd: project.dir,
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0', ...options.env },
+    env: consumerEnv(options.env),
     timeoutMs: options.timeoutMs ?? 300_000,
   });
   const seconds = (performance.now() - started) / 1000;

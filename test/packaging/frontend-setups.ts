@@ -48,6 +48,8 @@ const REACT = [
 const VITEST = { name: 'vitest', label: 'Vitest', current: 4, next: 5 };
 const REACT_FLOWS =
   'the form: a create shown, 40003 beside the id (seeded with `makePlants`), 401, 503 retried then shown, 503 once then created, an id refused before sending';
+const PAGE_FLOWS =
+  'in Chromium: a create shown, 2^53 + 1 sent exactly, 40003 beside the id (seeded with `makePlants`), 401, 503 retried then shown';
 const ADAPTER_FLOWS =
   'a create through `createPlantMutationOptions` shown, a 503 retried by the client then shown, 40003; the error union narrowed';
 
@@ -133,6 +135,45 @@ export const SETUP_ROWS: readonly SetupRow[] = [
     msw: [2, 3],
     cases: 3,
     checked: ADAPTER_FLOWS,
+  },
+  {
+    id: 'playwright-msw',
+    setup: 'Playwright Test, `@msw/playwright` (routes, no worker), the React example built for production',
+    packages: [
+      { name: '@playwright/test', label: 'Playwright Test', current: 1 },
+      { name: '@msw/playwright', label: '@msw/playwright', current: 0 },
+      { name: 'vite', label: 'Vite', current: 8 },
+      { name: 'react', label: 'React', current: 19 },
+    ],
+    msw: [2],
+    cases: 5,
+    checked: PAGE_FLOWS,
+  },
+  {
+    id: 'playwright-worker',
+    setup: "Playwright Test, the app's own `setupWorker`, the React example built for production",
+    packages: [
+      { name: '@playwright/test', label: 'Playwright Test', current: 1 },
+      { name: 'vite', label: 'Vite', current: 8 },
+      { name: 'react', label: 'React', current: 19 },
+    ],
+    msw: [2],
+    cases: 5,
+    checked: `${PAGE_FLOWS}; the worker script in the build folder`,
+  },
+  {
+    id: 'storybook',
+    setup: 'Storybook, `msw-storybook-addon`, `storybook build` checked with Playwright Test',
+    packages: [
+      { name: 'storybook', label: 'Storybook', current: 10 },
+      { name: '@storybook/react-vite', label: '@storybook/react-vite', current: 10 },
+      { name: 'msw-storybook-addon', label: 'msw-storybook-addon', current: 3 },
+      { name: 'react', label: 'React', current: 19 },
+    ],
+    msw: [2],
+    cases: 4,
+    checked:
+      'a story per answer (the store, 401, 503): a create shown, 40003 beside the id (seeded with `makePlants`), the sign-in message, 503 retried then shown',
   },
 ];
 

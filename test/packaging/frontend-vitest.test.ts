@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { chromiumExecutable } from '../contract/browser/executable.js';
 import { runOk } from './helpers.js';
-import { installConsumer, jestReportCases, registerChildCases, runChild } from './consumer-project.js';
+import { consumerEnv, installConsumer, jestReportCases, registerChildCases, runChild } from './consumer-project.js';
 import { checkSetupRow, FRONTEND_MAJORS, frontendMajors, setupRow } from './frontend-setups.js';
 
 const majors = frontendMajors();
@@ -25,13 +25,22 @@ afterAll(() => project.remove());
 await runOk(process.execPath, ['node_modules/msw/cli/index.js', 'init', 'public', '--no-save'], {
   cwd: project.dir,
   timeoutMs: 60_000,
+  env: consumerEnv(),
 });
 
 for (const name of ['jsdom', 'happy-dom', 'browser', 'forms', 'vue', 'solid', 'svelte']) {
   const report = join(project.dir, `report-${name}.json`);
   const child = await runChild(
     project,
-    ['node', 'node_modules/vitest/vitest.mjs', 'run', '--project', name, '--reporter=json', `--outputFile=${report}`],
+    [
+      process.execPath,
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--project',
+      name,
+      '--reporter=json',
+      `--outputFile=${report}`,
+    ],
     { path: report, read: jestReportCases },
     { env: { PLANT_STORE_CHROMIUM: chromium } },
   );
