@@ -1,10 +1,11 @@
 // The React example's form (examples/react/src/add-plant-form.tsx) rendered with React Testing Library
 // against the mocks in ./mocks: the flows of the README, in Jest and in Vitest alike (test globals, no
 // runner import: Vitest runs it with `globals: true`).
-import { createPlantStoreClient, ErrorCode, userMessages } from '@plant-store/client';
+import { ErrorCode, userMessages } from '@plant-store/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AddPlantForm } from './add-plant-form';
+import { countingClient } from './counting-client';
 import { baseUrl, mocks, network, plants, startMocks, stopMocks } from './mocks';
 
 beforeAll(startMocks);
@@ -16,14 +17,7 @@ afterAll(stopMocks);
 
 /** Renders the form; `attempts()` counts the requests the client sent, retries included. */
 function renderForm() {
-  let attempts = 0;
-  const client = createPlantStoreClient({
-    baseUrl,
-    fetch: (input, init) => {
-      attempts += 1;
-      return globalThis.fetch(input, init);
-    },
-  });
+  const { client, attempts } = countingClient(baseUrl);
   const { container } = render(
     <QueryClientProvider client={new QueryClient()}>
       <AddPlantForm client={client} token="any-token" />
@@ -31,7 +25,7 @@ function renderForm() {
   );
   const input = (name: string) => container.querySelector<HTMLInputElement>(`input[name=${name}]`)!;
   return {
-    attempts: () => attempts,
+    attempts,
     fieldError: (name: string) => container.querySelector(`#${name}-error`)!.textContent,
     submit(id: string, name: string) {
       fireEvent.change(input('id'), { target: { value: id } });

@@ -1,15 +1,10 @@
 // The cases every TanStack Query adapter passes: a create through createPlantMutationOptions shown by
 // the component, a 503 retried by the client (not by the query client) and then shown, and a 40003
 // from the seeded store, both read from the narrowed error union (./describe-error.ts).
-import {
-  createPlantStoreClient,
-  ErrorCode,
-  type NewPlant,
-  type PlantStoreClient,
-  userMessages,
-} from '@plant-store/client';
+import { ErrorCode, type NewPlant, type PlantStoreClient, userMessages } from '@plant-store/client';
 import { fireEvent, screen } from '@testing-library/dom';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { countingClient } from './counting-client';
 import { mocks, network, plants, startMocks, stopMocks, baseUrl } from './mocks';
 
 /** What each adapter's component receives. */
@@ -29,17 +24,10 @@ export function adapterCases(mount: (props: AdapterProps) => void): void {
   afterAll(stopMocks);
 
   function mountWith(plant: NewPlant) {
-    let attempts = 0;
-    const client = createPlantStoreClient({
-      baseUrl,
-      fetch: (input, init) => {
-        attempts += 1;
-        return globalThis.fetch(input, init);
-      },
-    });
+    const { client, attempts } = countingClient(baseUrl);
     mount({ client, token: 'any-token', plant });
     fireEvent.click(screen.getByRole('button', { name: 'Add plant' }));
-    return { attempts: () => attempts };
+    return { attempts };
   }
 
   it('creates a plant through createPlantMutationOptions and shows it', async () => {

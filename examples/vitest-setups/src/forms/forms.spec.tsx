@@ -1,11 +1,12 @@
 // Both form libraries with the service's schema: they refuse what the server refuses, in its words,
 // before a request; they send an id past 2^53 exactly; and the server's own refusal (40003) lands
 // beside the id.
-import { createPlantStoreClient, ErrorCode, type PlantStoreClient, userMessages } from '@plant-store/client';
+import { ErrorCode, type PlantStoreClient, userMessages } from '@plant-store/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { countingClient } from '../counting-client';
 import { baseUrl, mocks, network, plants, startMocks, stopMocks } from '../mocks';
 import { RhfAddPlant } from './rhf-form';
 import { TanStackAddPlant } from './tanstack-form';
@@ -24,14 +25,7 @@ describe.each<[string, Form]>([
   ['TanStack Form', TanStackAddPlant],
 ])('%s', (_library, Form) => {
   function renderForm() {
-    const bodies: string[] = [];
-    const client = createPlantStoreClient({
-      baseUrl,
-      fetch: (input, init) => {
-        bodies.push(String(init?.body));
-        return globalThis.fetch(input, init);
-      },
-    });
+    const { client, bodies } = countingClient(baseUrl);
     const { container } = render(
       <QueryClientProvider client={new QueryClient()}>
         <Form client={client} token="any-token" />

@@ -5,6 +5,7 @@ import { newPlantFormSchema } from '@plant-store/client/validate';
 import { createPlantMutationOptions } from '@plant-store/query';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useMutation } from '@tanstack/react-query';
+import { Created } from './created';
 import { useForm } from 'react-hook-form';
 
 export function RhfAddPlant({ client, token }: { client: PlantStoreClient; token: string }) {
@@ -21,11 +22,7 @@ export function RhfAddPlant({ client, token }: { client: PlantStoreClient; token
       <input aria-label="Name" {...register('name')} />
       <span id="name-error">{formState.errors.name?.message}</span>
       <button type="submit">Add plant</button>
-      {create.data && (
-        <p role="status">
-          Added {create.data.name} with id {String(create.variables.id)}
-        </p>
-      )}
+      <Created mutation={create} />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { newPlantFormSchema, validateNewPlantForm } from '@plant-store/client/va
 import { createPlantMutationOptions } from '@plant-store/query';
 import { useForm } from '@tanstack/react-form';
 import { useMutation } from '@tanstack/react-query';
+import { Created } from './created';
 
 export function TanStackAddPlant({ client, token }: { client: PlantStoreClient; token: string }) {
   const create = useMutation(createPlantMutationOptions(client, token));
@@ -45,11 +46,7 @@ export function TanStackAddPlant({ client, token }: { client: PlantStoreClient; 
         )}
       </form.Field>
       <button type="submit">Add plant</button>
-      {create.data && (
-        <p role="status">
-          Added {create.data.name} with id {String(create.variables.id)}
-        </p>
-      )}
+      <Created mutation={create} />
     </form>
   );
 }
