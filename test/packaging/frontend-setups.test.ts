@@ -53,3 +53,14 @@ it('each row is run by its wrapper, and msw 3 is claimed only where the matrix i
     }
   }
 });
+
+it("the mocks' page shows examples/jest's Jest settings as the config has them", () => {
+  const page = read('packages/msw/README.md');
+  // Every quoted value of jest.config.js's settings but the example's own test paths.
+  const values = read('examples/jest/jest.config.js')
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\/\*|\*|testMatch)/.test(line))
+    .flatMap((line) => line.match(/'[^']*'/g) ?? []);
+  expect(values.length).toBeGreaterThanOrEqual(5);
+  for (const value of values) expect(page, value).toContain(value);
+});
