@@ -23,6 +23,7 @@ const project = await installConsumer('vitest-setups', {
   specs: FRONTEND_MAJORS[majors].vitest,
 });
 afterAll(() => project.remove());
+console.log(`vitest-setups installed in ${project.installSeconds.toFixed(0)} s`);
 // What `npx msw init public` does: the worker script of the installed msw, where Vite serves the site root.
 await runOk(process.execPath, ['node_modules/msw/cli/index.js', 'init', 'public', '--no-save'], {
   cwd: project.dir,
