@@ -3,7 +3,7 @@
 // tarballs installed into it beside the registry packages its package.json names, and its own test
 // runner run there with a JSON report. The wrapper test registers one vitest test per case of that
 // report, so the child's counts reach `N passed, M failed`.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
@@ -33,6 +33,8 @@ export interface ConsumerProject {
 export interface ConsumerOptions {
   /** Registry specs installed over the project's own (`msw@^3`, `vitest@^5`). */
   readonly specs?: readonly string[];
+  /** Packages taken out of the project's package.json before the install (one that would refuse `specs`). */
+  readonly omit?: readonly string[];
   /** Bound of the install, in milliseconds. */
   readonly installTimeoutMs?: number;
   /**
@@ -54,6 +56,11 @@ export async function installConsumer(name: string, options: ConsumerOptions = {
   const source = join(repoRoot, 'examples', name);
   if (!existsSync(join(source, 'package.json'))) throw new Error(`examples/${name} has no package.json`);
   cpSync(source, dir, { recursive: true, filter: (path) => !/[\\/](node_modules|dist|storybook-static)$/.test(path) });
+  if (options.omit?.length) {
+    const manifest = readJson(join(dir, 'package.json'));
+    for (const name of options.omit) delete manifest.devDependencies?.[name];
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
   mkdirSync(join(dir, 'src'), { recursive: true });
   for (const file of options.sources ?? ['examples/react/src/add-plant-form.tsx']) {
     const [from, to] = typeof file === 'string' ? [file, join('src', file.split('/').pop()!)] : file;

@@ -22,9 +22,9 @@ export const FRONTEND_MAJORS: Record<MajorSet, Record<'jest' | 'vitest' | 'playw
   next: {
     jest: ['msw@^3'],
     vitest: ['msw@^3', 'vitest@^5', '@vitest/browser-playwright@^5', 'jsdom@^31'],
-    // @msw/playwright's peer range is msw ^2.12.10; its move to msw 3's network sources is
-    // https://github.com/mswjs/playwright/pull/48, open. Storybook shares this project.
-    playwright: [],
+    // Without @msw/playwright, whose peer range is msw ^2.12.10 (its move to msw 3's network sources is
+    // https://github.com/mswjs/playwright/pull/48, open): the app's own worker and Storybook.
+    playwright: ['msw@^3'],
   },
 };
 
@@ -161,8 +161,7 @@ export const SETUP_ROWS: readonly SetupRow[] = [
     runner: 'playwright',
     setup: "Playwright Test, the app's own `setupWorker`, the React example built for production",
     packages: [PLAYWRIGHT_TEST, ...VITE_REACT],
-    msw: [2],
-    notOnMsw3: 'shares its install with @msw/playwright, which takes msw 2 only',
+    msw: [2, 3],
     cases: 5,
     checked: `${PAGE_FLOWS}; the worker script in the build folder`,
   },
@@ -176,9 +175,7 @@ export const SETUP_ROWS: readonly SetupRow[] = [
       { name: 'msw-storybook-addon', label: 'msw-storybook-addon', current: 3 },
       { name: 'react', label: 'React', current: 19 },
     ],
-    msw: [2],
-    notOnMsw3:
-      'shares its install with @msw/playwright, which takes msw 2 only (msw-storybook-addon 3 itself takes msw 2 or 3)',
+    msw: [2, 3],
     cases: 4,
     checked:
       'a story per answer (the store, 401, 503): a create shown, 40003 beside the id (seeded with `makePlants`), the sign-in message, 503 retried then shown',

@@ -35,6 +35,7 @@ it('plans the MSW suites on msw 3 under Node 22 and 24, the consumer project and
     '.vitest-reports/node24-msw3.json',
     '.vitest-reports/node22-consumer.json',
     '.vitest-reports/node22-frontend-vitest.json',
+    '.vitest-reports/node22-frontend-playwright.json',
     '.vitest-reports/node24-frontend-jest.json',
   ]);
   expect(await reportsOf('24')).toEqual([
