@@ -13,4 +13,6 @@ module.exports = {
   ],
   setupFiles: ['<rootDir>/jest.setup.js'],
   testMatch: ['<rootDir>/src/**/*.spec.tsx'],
+  // Room for a loaded CI machine; no test asserts a time.
+  testTimeout: 30_000,
 };

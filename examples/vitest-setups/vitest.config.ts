@@ -11,17 +11,19 @@ import { defineConfig } from 'vitest/config';
 
 // The Chromium to drive: any Chrome or Chromium binary (Playwright's own download works too, with this unset).
 const executablePath = process.env.PLANT_STORE_CHROMIUM || undefined;
+// Room for a loaded CI machine; no test asserts a time.
+const common = { globals: true, testTimeout: 30_000 };
 
 export default defineConfig({
   test: {
     projects: [
       {
         plugins: [react()],
-        test: { name: 'jsdom', environment: 'jsdom', globals: true, include: ['src/add-plant-form.spec.tsx'] },
+        test: { name: 'jsdom', environment: 'jsdom', ...common, include: ['src/add-plant-form.spec.tsx'] },
       },
       {
         plugins: [react()],
-        test: { name: 'happy-dom', environment: 'happy-dom', globals: true, include: ['src/add-plant-form.spec.tsx'] },
+        test: { name: 'happy-dom', environment: 'happy-dom', ...common, include: ['src/add-plant-form.spec.tsx'] },
       },
       {
         plugins: [react()],
@@ -29,7 +31,7 @@ export default defineConfig({
         resolve: { alias: { './mocks': '/src/mocks.browser.ts' } },
         test: {
           name: 'browser',
-          globals: true,
+          ...common,
           include: ['src/add-plant-form.spec.tsx'],
           browser: {
             enabled: true,
@@ -47,16 +49,16 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        test: { name: 'forms', globals: true, environment: 'jsdom', include: ['src/forms/*.spec.tsx'] },
+        test: { name: 'forms', ...common, environment: 'jsdom', include: ['src/forms/*.spec.tsx'] },
       },
-      { test: { name: 'vue', globals: true, environment: 'jsdom', include: ['src/vue/*.spec.ts'] } },
+      { test: { name: 'vue', ...common, environment: 'jsdom', include: ['src/vue/*.spec.ts'] } },
       {
         plugins: [solid()],
-        test: { name: 'solid', globals: true, environment: 'jsdom', include: ['src/solid/*.spec.tsx'] },
+        test: { name: 'solid', ...common, environment: 'jsdom', include: ['src/solid/*.spec.tsx'] },
       },
       {
         plugins: [svelte(), svelteTesting()],
-        test: { name: 'svelte', globals: true, environment: 'jsdom', include: ['src/svelte/*.spec.ts'] },
+        test: { name: 'svelte', ...common, environment: 'jsdom', include: ['src/svelte/*.spec.ts'] },
       },
     ],
   },

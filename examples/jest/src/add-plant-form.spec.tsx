@@ -3,17 +3,15 @@
 // runner import: Vitest runs it with `globals: true`).
 import { ErrorCode, userMessages } from '@plant-store/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AddPlantForm } from './add-plant-form';
 import { countingClient } from './counting-client';
-import { baseUrl, mocks, network, plants, startMocks, stopMocks } from './mocks';
+import { baseUrl, mocks, network, plants, mockPlantStore } from './mocks';
 
-beforeAll(startMocks);
-afterEach(async () => {
-  network.resetHandlers();
-  await mocks.reset();
-});
-afterAll(stopMocks);
+// findBy* and waitFor wait up to 10 s (1 s by default): room for a loaded CI machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+mockPlantStore();
 
 /** Renders the form; `attempts()` counts the requests the client sent, retries included. */
 function renderForm() {

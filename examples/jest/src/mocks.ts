@@ -1,5 +1,6 @@
 // The Plant Store mocked in Node for the component tests: the service's own code behind msw's
-// setupServer, seeded with five plants (the same five for the same seed).
+// setupServer, seeded with five plants (the same five for the same seed). The hooks are the runner's
+// globals (Jest's, or Vitest's with `globals: true`).
 import { createPlantStoreHandlers, makePlants } from '@plant-store/msw';
 import { setupServer } from 'msw/node';
 
@@ -11,5 +12,13 @@ export const baseUrl = mocks.baseUrl;
 
 // A request nothing answers fails the test: msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame.
 const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;
-export const startMocks = async () => network.listen(strict);
-export const stopMocks = async () => network.close();
+
+/** In a test file: the mocks listen for the file, and each test starts with the seeded store and no scenario. */
+export function mockPlantStore(): void {
+  beforeAll(() => network.listen(strict));
+  afterEach(async () => {
+    network.resetHandlers();
+    await mocks.reset();
+  });
+  afterAll(() => network.close());
+}

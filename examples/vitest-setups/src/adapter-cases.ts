@@ -2,10 +2,13 @@
 // the component, a 503 retried by the client (not by the query client) and then shown, and a 40003
 // from the seeded store, both read from the narrowed error union (./describe-error.ts).
 import { ErrorCode, type NewPlant, type PlantStoreClient, userMessages } from '@plant-store/client';
-import { fireEvent, screen } from '@testing-library/dom';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { configure, fireEvent, screen } from '@testing-library/dom';
+import { expect, it } from 'vitest';
 import { countingClient } from './counting-client';
-import { mocks, network, plants, startMocks, stopMocks, baseUrl } from './mocks';
+import { baseUrl, mocks, network, plants, mockPlantStore } from './mocks';
+
+// findBy* and waitFor wait up to 10 s (1 s by default): room for a loaded CI machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 /** What each adapter's component receives. */
 export interface AdapterProps {
@@ -16,12 +19,7 @@ export interface AdapterProps {
 
 /** Registers the cases for one adapter; `mount` renders its component with the props and a new QueryClient. */
 export function adapterCases(mount: (props: AdapterProps) => void): void {
-  beforeAll(startMocks);
-  afterEach(async () => {
-    network.resetHandlers();
-    await mocks.reset();
-  });
-  afterAll(stopMocks);
+  mockPlantStore();
 
   function mountWith(plant: NewPlant) {
     const { client, attempts } = countingClient(baseUrl);

@@ -11,11 +11,19 @@ export const baseUrl = `${location.origin}/api`;
 
 // Vitest's own modules pass by: msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame.
 const options = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true } as const;
-export const startMocks = async () => {
-  await network.start(options);
-};
-// Not awaited: on msw 3, stop() in Vitest Browser Mode did not settle within the hook timeout; the page
-// closes after the file anyway.
-export const stopMocks = () => {
-  void network.stop();
-};
+
+/** In a test file: the worker runs for the file, and each test starts with the seeded store and no scenario. */
+export function mockPlantStore(): void {
+  beforeAll(async () => {
+    await network.start(options);
+  });
+  afterEach(async () => {
+    network.resetHandlers();
+    await mocks.reset();
+  });
+  // Not awaited: on msw 3, stop() in Vitest Browser Mode did not settle within the hook timeout; the
+  // page closes after the file anyway.
+  afterAll(() => {
+    void network.stop();
+  });
+}

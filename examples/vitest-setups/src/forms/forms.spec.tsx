@@ -3,20 +3,18 @@
 // beside the id.
 import { ErrorCode, type PlantStoreClient, userMessages } from '@plant-store/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ComponentType } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countingClient } from '../counting-client';
-import { baseUrl, mocks, network, plants, startMocks, stopMocks } from '../mocks';
+import { baseUrl, mocks, plants, mockPlantStore } from '../mocks';
 import { RhfAddPlant } from './rhf-form';
 import { TanStackAddPlant } from './tanstack-form';
 
-beforeAll(startMocks);
-afterEach(async () => {
-  network.resetHandlers();
-  await mocks.reset();
-});
-afterAll(stopMocks);
+// findBy* and waitFor wait up to 10 s (1 s by default): room for a loaded CI machine.
+configure({ asyncUtilTimeout: 10_000 });
+
+mockPlantStore();
 
 type Form = ComponentType<{ client: PlantStoreClient; token: string }>;
 
