@@ -20,6 +20,9 @@ RUNS='
 22,24 node     vitest.config.ts          packages/client packages/server
 22,24 msw3     vitest.msw3.config.ts
 22    consumer vitest.consumer.config.ts
+22    frontend-vitest vitest.frontend.config.ts test/packaging/frontend-vitest.test.ts
+22    frontend-playwright vitest.frontend.config.ts test/packaging/frontend-playwright.test.ts
+24    frontend-jest   vitest.frontend.config.ts test/packaging/frontend-jest.test.ts
 '
 
 # shellcheck source=scripts/matrix-lib.sh

@@ -27,15 +27,22 @@ function report(name: string, content: object): string {
   return name;
 }
 
-it('plans the MSW suites on msw 3 under Node 22 and 24 and the consumer project under Node 22', async () => {
+it('plans the MSW suites on msw 3 under Node 22 and 24, the consumer project and the frontend setups', async () => {
   expect(await reportsOf()).toEqual([
     '.vitest-reports/node22-node.json',
     '.vitest-reports/node24-node.json',
     '.vitest-reports/node22-msw3.json',
     '.vitest-reports/node24-msw3.json',
     '.vitest-reports/node22-consumer.json',
+    '.vitest-reports/node22-frontend-vitest.json',
+    '.vitest-reports/node22-frontend-playwright.json',
+    '.vitest-reports/node24-frontend-jest.json',
   ]);
-  expect(await reportsOf('24')).toEqual(['.vitest-reports/node24-node.json', '.vitest-reports/node24-msw3.json']);
+  expect(await reportsOf('24')).toEqual([
+    '.vitest-reports/node24-node.json',
+    '.vitest-reports/node24-msw3.json',
+    '.vitest-reports/node24-frontend-jest.json',
+  ]);
 });
 
 it('runs every vitest.<name>.config.ts of the repository, and only configs that exist', () => {
