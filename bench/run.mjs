@@ -14,6 +14,7 @@ import * as memory from './parts/memory.mjs';
 import * as msw from './parts/msw.mjs';
 import * as ops from './parts/ops.mjs';
 import * as postgres from './parts/postgres.mjs';
+import * as production from './parts/production.mjs';
 import * as servers from './parts/servers.mjs';
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -36,7 +37,7 @@ const ctx = { options, plan: options.plan, tmp, log };
 const startedAt = new Date();
 const sections = [];
 try {
-  for (const part of [servers, postgres, ops, client, msw, memory, bundle]) {
+  for (const part of [servers, postgres, ops, production, client, msw, memory, bundle]) {
     let outcome;
     if (!wants(options, part.name)) outcome = { skipped: true };
     else {
