@@ -1,11 +1,13 @@
 // `npm run bench`: measures the plant store against its targets (bench/README.md) and prints the
-// results. A full run also writes them into bench/README.md, between its marker comments; a run of
+// results. A full run also writes them into bench/README.md, between its marker comments, and the
+// figures docs/ quotes from them into those pages (lib/doc-figures.mjs); a run of
 // some parts (`-- --only servers`, BENCH_ONLY) or a short one (BENCH_QUICK=1) leaves the page alone.
 // Servers and load generator run in separate processes pinned to separate cores (taskset), on
 // 127.0.0.1 only; every step is bounded and the run stops by itself.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeDocFigures } from './lib/doc-figures.mjs';
 import { BenchUsageError, USAGE, readOptions, wants } from './lib/options.mjs';
 import { errorDetail, errorText, renderResults, writeReadmeResults } from './lib/report.mjs';
 import * as bundle from './parts/bundle.mjs';
@@ -64,7 +66,8 @@ const results = renderResults({ startedAt, options, sections });
 process.stdout.write(`${results}\n`);
 if (options.full) {
   writeReadmeResults(results);
-  log('bench: wrote the results into bench/README.md');
+  writeDocFigures();
+  log('bench: wrote the results into bench/README.md, and its figures into docs/operations.md and docs/postgres.md');
 } else {
   const copy = join(tmpdir(), 'plant-store-bench-partial.md');
   writeFileSync(copy, `${results}\n`);

@@ -9,6 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WORKLOADS } from '../lib/contenders.mjs';
 import { startLoader } from '../lib/proc.mjs';
+import { scrapeEverySecond } from '../lib/scrape.mjs';
 import { errorText, fmt, met, notMeasured, target } from '../lib/report.mjs';
 import { startServer } from '../lib/serve.mjs';
 import { headRatio, median, range } from '../lib/stats.mjs';
@@ -82,30 +83,6 @@ function starter(ctx, jwt) {
   };
 }
 
-/** Scrapes every running server's /metrics once a second, counting the answers, until stopped. */
-function scraper(tally) {
-  return (running) => {
-    const targets = running.filter((r) => r.metricsUrl !== undefined);
-    const scrape = () =>
-      Promise.all(
-        targets.map(async (r) => {
-          try {
-            const response = await fetch(r.metricsUrl, { signal: AbortSignal.timeout(5_000) });
-            await response.text();
-            tally[response.status === 200 ? 'ok' : 'failed']++;
-          } catch {
-            tally.failed++;
-          }
-        }),
-      );
-    const timer = setInterval(scrape, 1_000);
-    return async () => {
-      clearInterval(timer);
-      await scrape();
-    };
-  };
-}
-
 /**
  * Whether this build checks JWTs: one server started with the JWT flags must answer the token 200
  * and the run's static token 401. Resolves undefined, or why the row cannot be measured.
@@ -162,7 +139,7 @@ export async function run(ctx) {
           pair: [byId.get(pair.a), byId.get(pair.b)],
           start,
           token: (contender) => (contender.jwt ? jwt.token : options.token),
-          during: scraper(tally),
+          during: (running) => scrapeEverySecond(running.map((r) => r.metricsUrl).filter(Boolean), tally),
           onFail: (error) => pending.set(key, errorText(error)),
         }),
       );
