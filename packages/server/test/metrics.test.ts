@@ -93,15 +93,14 @@ it('sums over workers as prom-client sums its own histograms', async () => {
     createMetrics(createMemoryStore(), { version: 'test' }),
   ];
   const refs = [reference(), reference()];
-  workers.forEach((metrics, w) =>
-    SECONDS.forEach((seconds, i) => {
-      if ((i + w) % 2 === 0) {
-        metrics.observeRequest(200, '{}', seconds);
-        refs[w]!.duration.observe({ status: '200' }, seconds);
-        refs[w]!.requests.inc({ status: '200', code: '' });
-      }
-    }),
-  );
+  for (const [w, metrics] of workers.entries()) {
+    for (const [i, seconds] of SECONDS.entries()) {
+      if ((i + w) % 2 !== 0) continue;
+      metrics.observeRequest(200, '{}', seconds);
+      refs[w]!.duration.observe({ status: '200' }, seconds);
+      refs[w]!.requests.inc({ status: '200', code: '' });
+    }
+  }
   const summed = async (registries: Registry[]) =>
     AggregatorRegistry.aggregate(await Promise.all(registries.map((r) => r.getMetricsAsJSON()))).metrics();
   const ours = await summed(workers.map((w) => w.registry));

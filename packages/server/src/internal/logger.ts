@@ -117,6 +117,12 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
   // goes out at once, with whatever request lines were before it.
   const now = blocks === undefined ? () => {} : blocks.hand;
   const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
+  const at =
+    (level: LogLevel) =>
+    (message: string, fields?: LogFields): void => {
+      log[level](fields ?? {}, message);
+      now();
+    };
   return {
     // The one line per request, written as pino writes the others (the same keys in the same order,
     // every string JSON-encoded) without pino's generic serialisation, which cost a tenth of a
@@ -127,22 +133,10 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
         `{"level":"info"${isoTime()}${worker}${field('requestId', line.requestId)}${field('method', line.method)},"path":${JSON.stringify(line.path)},"status":${JSON.stringify(line.status)},"durationMs":${line.durationMs}${field('errorCode', line.errorCode)},"message":"request"}\n`,
       );
     },
-    debug: (message, fields) => {
-      log.debug(fields ?? {}, message);
-      now();
-    },
-    info: (message, fields) => {
-      log.info(fields ?? {}, message);
-      now();
-    },
-    warn: (message, fields) => {
-      log.warn(fields ?? {}, message);
-      now();
-    },
-    error: (message, fields) => {
-      log.error(fields ?? {}, message);
-      now();
-    },
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     enabled: (level) => log.isLevelEnabled(level),
     flush: () => blocks?.flushSync(),
   };
