@@ -45,7 +45,7 @@ export function pathForLog(path: string): string {
 // Request lines for stderr are gathered here and handed to pino's writer (sonic-boom) in blocks of this
 // many characters: sonic-boom measures and appends its pending string on every write, which cost
 // more per line than pino's serialisation. A line waits at most FLUSH_EVERY_MS, and every way out
-// of the process (drain, `process.exit`, a crash) writes what waits first.
+// of the process (a drain, `process.exit`, an uncaught exception's exit) writes what waits first.
 const BLOCK_CHARS = 16_384;
 const FLUSH_EVERY_MS = 200;
 
