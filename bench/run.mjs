@@ -1,11 +1,13 @@
 // `npm run bench`: measures the plant store against its targets (bench/README.md) and prints the
-// results. A full run also writes them into bench/README.md, between its marker comments; a run of
+// results. A full run also writes them into bench/README.md, between its marker comments, and the
+// figures docs/ quotes from them into those pages (lib/doc-figures.mjs); a run of
 // some parts (`-- --only servers`, BENCH_ONLY) or a short one (BENCH_QUICK=1) leaves the page alone.
 // Servers and load generator run in separate processes pinned to separate cores (taskset), on
 // 127.0.0.1 only; every step is bounded and the run stops by itself.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeDocFigures } from './lib/doc-figures.mjs';
 import { BenchUsageError, USAGE, readOptions, wants } from './lib/options.mjs';
 import { errorDetail, errorText, renderResults, writeReadmeResults } from './lib/report.mjs';
 import * as bundle from './parts/bundle.mjs';
@@ -14,6 +16,7 @@ import * as memory from './parts/memory.mjs';
 import * as msw from './parts/msw.mjs';
 import * as ops from './parts/ops.mjs';
 import * as postgres from './parts/postgres.mjs';
+import * as production from './parts/production.mjs';
 import * as servers from './parts/servers.mjs';
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -36,7 +39,7 @@ const ctx = { options, plan: options.plan, tmp, log };
 const startedAt = new Date();
 const sections = [];
 try {
-  for (const part of [servers, postgres, ops, client, msw, memory, bundle]) {
+  for (const part of [servers, postgres, ops, production, client, msw, memory, bundle]) {
     let outcome;
     if (!wants(options, part.name)) outcome = { skipped: true };
     else {
@@ -63,7 +66,8 @@ const results = renderResults({ startedAt, options, sections });
 process.stdout.write(`${results}\n`);
 if (options.full) {
   writeReadmeResults(results);
-  log('bench: wrote the results into bench/README.md');
+  writeDocFigures();
+  log('bench: wrote the results into bench/README.md, and its figures into docs/operations.md and docs/postgres.md');
 } else {
   const copy = join(tmpdir(), 'plant-store-bench-partial.md');
   writeFileSync(copy, `${results}\n`);

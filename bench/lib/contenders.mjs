@@ -78,8 +78,9 @@ function balanced(codes) {
 }
 
 /**
- * The postgres part's contenders, in their order in a round: ours on PostgreSQL between the two
- * servers that send one statement per request, then ours in memory and pgbench. All but pgbench are
+ * The postgres part's contenders, in their order in a round: ours on PostgreSQL bare and as an
+ * operator runs it (logs and metrics on) between the two servers that send one statement per
+ * request, then ours in memory and pgbench. All but pgbench are
  * what lib/serve.mjs starts, on the bench's one database and table (`database` set: the part passes
  * both). `poolSizes` (BENCH_PG_POOL_SIZES) adds a row of ours per size, right after ours: the store
  * opened in code with that `poolSize`, its bound on statements in flight.
@@ -94,6 +95,14 @@ export function postgresContenders(poolSizes = []) {
       database: true,
     },
     { id: 'ours-pg', label: '@plant-store/server --database (group commit)', kind: 'cli', database: true },
+    {
+      id: 'ours-pg-production',
+      label: '@plant-store/server --database --log --ops-port (logs to a file, /metrics scraped every second)',
+      kind: 'cli',
+      database: true,
+      args: ['--log', '--ops-port', '0'],
+      log: true,
+    },
     ...poolSizes.map((poolSize) => ({
       id: `ours-pg-pool-${poolSize}`,
       label: `@plant-store/server on createPostgresStore({ poolSize: ${poolSize} })`,

@@ -80,14 +80,16 @@ function summary(result, latencies, cpuSeconds) {
 /**
  * One warm-up (unless 0) and one measured run; prints PHASE and RESULT. With `urls` instead of
  * `url`, every server gets its own `connections` at the same time (a head-to-head run: see
- * parts/head-to-head.mjs) and RESULT holds `{ results: [...] }` in the order of `urls`.
+ * parts/head-to-head.mjs; `tokens`, one per url, where they differ) and RESULT holds `{ results: [...] }` in the order of `urls`.
  */
 async function measure(config) {
   const { token, workload, connections = 16, duration = 6, warmup = 2, idBase = 1_000_000_000 } = config;
   const urls = config.urls ?? [config.url];
   nextId ??= idBase;
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const targets = urls.map((url) => {
+  const targets = urls.map((url, i) => {
+    // `tokens[i]`, where given, is the token of `urls[i]` (a server of a head-to-head pair that
+    // checks JWTs takes one the other does not).
+    const headers = { authorization: `Bearer ${config.tokens?.[i] ?? token}`, 'content-type': 'application/json' };
     const path = new URL('plants', url.endsWith('/') ? url : `${url}/`).pathname;
     const requests =
       workload === 'unique'

@@ -2,7 +2,7 @@
 // instruction count is wanted), read their line protocol (READY / PHASE / RESULT), and read their
 // memory and CPU from /proc.
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -54,18 +54,30 @@ export function readInstructionCount(stderr) {
  * is set. stdout is read as lines; the tail of stderr is kept for error messages (and for
  * valgrind's count, printed last).
  */
-export function spawnNode(args, { core, nodeArgs = [], env, stdin = 'ignore', valgrind = false } = {}) {
+export function spawnNode(args, { core, nodeArgs = [], env, stdin = 'ignore', valgrind = false, stderrPath } = {}) {
   const command = [...(valgrind ? VALGRIND : []), process.execPath, ...nodeArgs, ...args];
   if (canPin && core !== undefined) command.unshift('taskset', '-c', String(core));
-  const child = spawn(command[0], command.slice(1), { stdio: [stdin, 'pipe', 'pipe'], env });
+  // With `stderrPath`, stderr goes to that file, as an operator keeps a server's log.
+  const fd = stderrPath === undefined ? 'pipe' : openSync(stderrPath, 'a');
+  const child = spawn(command[0], command.slice(1), { stdio: [stdin, 'pipe', fd], env });
+  if (typeof fd === 'number') closeSync(fd);
   const lines = createInterface({ input: child.stdout });
   let stderr = '';
   // Children are drained always: a server that logs into a pipe nobody reads stops when it fills.
-  child.stderr.on('data', (chunk) => {
+  child.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk).slice(-20_000);
   });
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, lines, exited, stderr: () => stderr };
+  return { child, lines, exited, stderr: () => (stderrPath === undefined ? stderr : fileTail(stderrPath)) };
+}
+
+/** The last 2,000 characters of a file (a child's stderr kept there), for an error message. */
+function fileTail(path) {
+  try {
+    return readFileSync(path, 'utf8').slice(-2_000);
+  } catch {
+    return `(stderr in ${path})`;
+  }
 }
 
 /**

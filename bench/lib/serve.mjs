@@ -15,7 +15,8 @@
 //                  store? }: a candidate build of the server, to A/B a change against the others
 //   cli            the real `plant-store-server` command (packages/server/dist/cli.js), with
 //                  `--data` when `data` is given (what the soak drives), `--database` and
-//                  `--database-table` when `database` and `table` are (the postgres part)
+//                  `--database-table` when `database` and `table` are (the postgres part), and
+//                  any further flags in `args` (`--log`, `--ops-port 0`: the production part)
 //
 // Every kind but `cli` runs through this file as the child's entry: `node serve.mjs <kind> <json>`
 // prints `READY {"url":…}`, closes on SIGTERM or SIGINT and exits 0 (which is also what lets
@@ -31,12 +32,13 @@ const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.me
  * Starts a server under test in its own process.
  * @param {'raw' | 'fastify' | 'raw-pg' | 'fastify-pg' | 'ours' | 'trivial' | 'module' | 'cli'} kind
  * @param {{ tokens?: string[], data?: string, module?: string, database?: string, table?: string,
- *   poolSize?: number }} options
- * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean }} [how]
- * @returns {Promise<{ url: string, pid: number, stderr(): string, exited: Promise<object>,
+ *   poolSize?: number, args?: string[] }} options
+ * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean, stderrPath?: string }} [how]
+ *   `stderrPath`: the child's stderr to that file (its log) rather than kept in memory
+ * @returns {Promise<{ url: string, opsUrl?: string, pid: number, stderr(): string, exited: Promise<object>,
  *   stop(graceMs?: number): Promise<{ code: number | null, signal: string | null, killed: boolean }> }>}
  */
-export async function startServer(kind, options = {}, { core = 0, nodeArgs = [], valgrind = false } = {}) {
+export async function startServer(kind, options = {}, { core = 0, nodeArgs = [], valgrind = false, stderrPath } = {}) {
   const args =
     kind === 'cli'
       ? [
@@ -49,9 +51,15 @@ export async function startServer(kind, options = {}, { core = 0, nodeArgs = [],
           ...(options.data ? ['--data', options.data] : []),
           ...(options.database ? ['--database', options.database] : []),
           ...(options.table ? ['--database-table', options.table] : []),
+          ...(options.args ?? []),
         ]
       : [SELF, kind, JSON.stringify(options)];
-  const proc = spawnNode(args, { core, nodeArgs, valgrind });
+  const proc = spawnNode(args, { core, nodeArgs, valgrind, stderrPath });
+  // The CLI's banner names its operations listener on the line after `listening on`.
+  let opsUrl;
+  proc.lines.on('line', (line) => {
+    opsUrl ??= /^Operations: (http:\/\/\S+)\/livez/.exec(line)?.[1];
+  });
   // Node under valgrind starts some fifty times slower.
   const timeoutMs = valgrind ? 300_000 : 30_000;
   const url =
@@ -60,6 +68,8 @@ export async function startServer(kind, options = {}, { core = 0, nodeArgs = [],
       : (await waitForLine(proc, 'READY', timeoutMs)).url;
   return {
     url,
+    // The banner is one write: its lines are all read by now.
+    opsUrl,
     pid: proc.child.pid,
     stderr: proc.stderr,
     exited: proc.exited,

@@ -5,6 +5,7 @@
 // by how little). Both servers are busy the whole window, so the scheduler gives each half the core
 // and each one's req/s is what its own work per request allows. Fresh pairs rather than more rounds
 // per pair: a pair's processes share a JIT history, which can favour one side for a whole block.
+import { statSync } from 'node:fs';
 import { WORKLOADS, headKey, headToHeadPairs, serverOptions } from '../lib/contenders.mjs';
 import { procCpuSeconds, startLoader } from '../lib/proc.mjs';
 import { errorDetail, errorText, fmt } from '../lib/report.mjs';
@@ -16,7 +17,7 @@ import { headRatio, median, range } from '../lib/stats.mjs';
  *   two results (undefined for the rounds of a block that failed)
  */
 export async function runHeadToHead(available, pending, ctx) {
-  const { options, plan, log } = ctx;
+  const { options } = ctx;
   const byId = new Map(available.map((server) => [server.id, server]));
   const head = new Map();
   const loader = startLoader({ core: options.loadCore });
@@ -27,55 +28,94 @@ export async function runHeadToHead(available, pending, ctx) {
       if (!a || !b) continue;
       for (const workload of WORKLOADS) {
         const key = headKey(pair, workload);
-        const rounds = [];
-        head.set(key, rounds);
-        for (let block = 0; block < plan.headBlocks; block++) {
-          log(`bench: head to head ${key}, block ${block + 1}/${plan.headBlocks}`);
-          const running = [];
-          try {
-            for (const server of [a, b])
-              running.push(await startServer(server.kind, serverOptions(server, ctx), { core: options.serverCore }));
-            const load = { token: options.token, workload: workload.id, connections: plan.connections, warmup: 0 };
-            await loader.burst({ ...load, urls: running.map((r) => r.url), duration: plan.warmup });
-            for (let round = 0; round < plan.headRounds; round++) {
-              // autocannon starts the first url's connections a moment before the second's.
-              const order = round % 2 === 0 ? running : [...running].reverse();
-              let cpuStart;
-              let cpuEnd;
-              const { results } = await loader.burst(
-                { ...load, urls: order.map((r) => r.url), duration: plan.headDuration },
-                {
-                  timeoutMs: plan.headDuration * 1000 + 60_000,
-                  onLine(line) {
-                    if (line.startsWith('PHASE measure')) cpuStart = running.map((r) => procCpuSeconds(r.pid));
-                    else if (line.startsWith('RESULT')) cpuEnd = running.map((r) => procCpuSeconds(r.pid));
-                  },
-                },
-              );
-              const [ra, rb] = order === running ? results : [...results].reverse();
-              const withCpu = (result, i) => ({
-                ...result,
-                cpuUsPerRequest: ((cpuEnd[i] - cpuStart[i]) * 1e6) / result.total,
-                valid: workload.expect(result.statusCodes),
-              });
-              rounds.push({ a: withCpu(ra, 0), b: withCpu(rb, 1) });
-            }
-          } catch (error) {
-            pending.set(key, errorText(error));
-            log(`bench: ${key} failed: ${errorDetail(error)}`);
-            // The block's missing rounds stay as gaps, so that the next blocks' rounds still pair
-            // with their own block's (see headRatio).
-            while (rounds.length < (block + 1) * plan.headRounds) rounds.push(undefined);
-          } finally {
-            await Promise.all(running.map((r) => r.stop()));
-          }
-        }
+        head.set(
+          key,
+          await runPairBlocks(loader, ctx, {
+            key,
+            workload,
+            start: (server) => startServer(server.kind, serverOptions(server, ctx), { core: options.serverCore }),
+            pair: [a, b],
+            onFail: (error) => pending.set(key, errorText(error)),
+          }),
+        );
       }
     }
   } finally {
     await loader.stop();
   }
   return head;
+}
+
+/**
+ * Blocks of a fresh pair on the servers' core at the same time, under `loader`: each block starts
+ * both with `start(contender)` (resolving `{ url, pid, stop(), logPath? }`), warms up, then runs
+ * the plan's head-to-head rounds, the start order swapped every round. Each side's result gains its
+ * CPU µs per request and, with a `logPath`, the bytes its log grew by per request. `token(contender)`
+ * is the bearer token of each side (the run's token by default). `during(running)`, when given, runs
+ * beside a block (a scraper) and returns what stops it.
+ * @returns {Promise<({ a: object, b: object } | undefined)[]>} undefined for a failed block's rounds
+ */
+export async function runPairBlocks(loader, ctx, { key, workload, pair, start, token, during, onFail }) {
+  const { options, plan, log } = ctx;
+  const rounds = [];
+  for (let block = 0; block < plan.headBlocks; block++) {
+    log(`bench: head to head ${key}, block ${block + 1}/${plan.headBlocks}`);
+    const running = [];
+    let stopBeside;
+    try {
+      for (const server of pair) running.push(await start(server));
+      stopBeside = during?.(running);
+      const tokens = pair.map((server) => token?.(server) ?? options.token);
+      const load = { token: options.token, workload: workload.id, connections: plan.connections, warmup: 0 };
+      await loader.burst({ ...load, urls: running.map((r) => r.url), tokens, duration: plan.warmup });
+      for (let round = 0; round < plan.headRounds; round++) {
+        // autocannon starts the first url's connections a moment before the second's.
+        const swap = round % 2 === 1;
+        const ordered = (list) => (swap ? [...list].reverse() : list);
+        let atStart;
+        let atEnd;
+        const { results } = await loader.burst(
+          { ...load, urls: ordered(running.map((r) => r.url)), tokens: ordered(tokens), duration: plan.headDuration },
+          {
+            timeoutMs: plan.headDuration * 1000 + 60_000,
+            onLine(line) {
+              if (line.startsWith('PHASE measure')) atStart = running.map(sample);
+              else if (line.startsWith('RESULT')) atEnd = running.map(sample);
+            },
+          },
+        );
+        const [ra, rb] = ordered(results);
+        const withCpu = (result, i) => ({
+          ...result,
+          cpuUsPerRequest: ((atEnd[i].cpu - atStart[i].cpu) * 1e6) / result.total,
+          logBytesPerRequest: (atEnd[i].logBytes - atStart[i].logBytes) / result.total,
+          valid: workload.expect(result.statusCodes),
+        });
+        rounds.push({ a: withCpu(ra, 0), b: withCpu(rb, 1) });
+      }
+    } catch (error) {
+      onFail?.(error);
+      log(`bench: ${key} failed: ${errorDetail(error)}`);
+      // The block's missing rounds stay as gaps, so that the next blocks' rounds still pair
+      // with their own block's (see headRatio).
+      while (rounds.length < (block + 1) * plan.headRounds) rounds.push(undefined);
+    } finally {
+      await stopBeside?.();
+      await Promise.all(running.map((r) => r.stop()));
+    }
+  }
+  return rounds;
+}
+
+/** A running server's CPU seconds so far and the size of its log file (NaN without one). */
+function sample(running) {
+  let logBytes = Number.NaN;
+  if (running.logPath !== undefined) {
+    try {
+      logBytes = statSync(running.logPath).size;
+    } catch {}
+  }
+  return { cpu: procCpuSeconds(running.pid), logBytes };
 }
 
 /** The head-to-head table and its per-round ratios. */

@@ -17,9 +17,11 @@ afterEach(() =>
   Promise.all(servers.splice(0).map((server) => new Promise<void>((resolve) => server.close(() => resolve())))),
 );
 
-function recordingServer(): Promise<{ url: string; bodies: string[] }> {
+function recordingServer(): Promise<{ url: string; bodies: string[]; authorizations: Set<string | undefined> }> {
   const bodies: string[] = [];
+  const authorizations = new Set<string | undefined>();
   const server = createServer((req, res) => {
+    authorizations.add(req.headers.authorization);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -32,7 +34,7 @@ function recordingServer(): Promise<{ url: string; bodies: string[] }> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, bodies });
+      resolve({ url: `http://127.0.0.1:${port}`, bodies, authorizations });
     }),
   );
 }
@@ -128,6 +130,15 @@ describe('bench load generator', () => {
     expect(second.bodies.length).toBeGreaterThanOrEqual(toSecond.total + alone.total);
     const ids = [...idsOf(first.bodies), ...idsOf(second.bodies)];
     expectCounted(ids, idBase);
+  });
+
+  it('sends each server of a head-to-head run its own token when `tokens` gives one per url', async () => {
+    const first = await recordingServer();
+    const second = await recordingServer();
+    const burst = { token: 'default', workload: 'unique', connections: 2, duration: 1, warmup: 0 };
+    await runSession([{ ...burst, urls: [first.url, second.url], tokens: ['jwt-like.a.b', 'static'] }]);
+    expect([...first.authorizations]).toEqual(['Bearer jwt-like.a.b']);
+    expect([...second.authorizations]).toEqual(['Bearer static']);
   });
 
   it('sends the fixed-id pair to each server of a head-to-head run', async () => {

@@ -146,3 +146,35 @@ it('answers the core 50001 and logs its request id when the app itself rejects (
     server.close();
   }
 });
+
+it('writes the request line with the keys, order and values pino gives the same fields', () => {
+  const lines = [
+    { requestId: 'r-1', method: 'POST', path: '/pl"an\\ts\n\u2028é', status: 400, durationMs: 1.25, errorCode: 40003 },
+    {
+      requestId: undefined,
+      method: 'GET',
+      path: '/plants',
+      status: 'aborted' as const,
+      durationMs: 0,
+      errorCode: undefined,
+    },
+  ];
+  for (const worker of [undefined, 3]) {
+    for (const line of lines) {
+      const direct = collector();
+      const viaPino = collector();
+      createLogger(direct, worker === undefined ? {} : { worker }).request(line);
+      createLogger(viaPino, worker === undefined ? {} : { worker }).info('request', { ...line });
+      const [ours] = direct.lines();
+      const [theirs] = viaPino.lines();
+      expect(Number.isNaN(Date.parse(String(ours?.['time'])))).toBe(false);
+      for (const parsed of [ours, theirs]) delete parsed?.['time'];
+      expect(ours).toEqual(theirs);
+      expect(Object.keys(ours ?? {})).toEqual(Object.keys(theirs ?? {}));
+      expect(direct.raw().endsWith('\n')).toBe(true);
+    }
+  }
+  const quiet = collector();
+  createLogger(quiet, { level: 'warn' }).request(lines[0]!);
+  expect(quiet.raw()).toBe('');
+});

@@ -1,5 +1,5 @@
 import type { PlantStore } from '@plant-store/core';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, type MetricValueWithName, Registry } from 'prom-client';
 
 /** The server's Prometheus metrics, in a registry of their own (an app's own metrics stay apart). */
 export interface Metrics {
@@ -37,26 +37,33 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(store: PlantStore, build: { version: string }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
+  // Counted here per request and added to prom-client's counter when it is read (a scrape).
+  const answered = new Map<string, { status: string; code: string; count: number }>();
+  new Counter({
     name: 'plant_store_http_requests_total',
     help: 'Requests answered, by HTTP status and Error code ("" for a success; status "aborted" when the client left first).',
     labelNames: ['status', 'code'],
     registers: [registry],
+    collect() {
+      for (const entry of answered.values()) {
+        if (entry.count === 0) continue;
+        this.inc({ status: entry.status, code: entry.code }, entry.count);
+        entry.count = 0;
+      }
+    },
   });
-  const duration = new Histogram({
-    name: 'plant_store_http_request_duration_seconds',
-    help: 'Time from the request to its answer, by HTTP status.',
-    labelNames: ['status'],
-    buckets: SECONDS,
-    registers: [registry],
-  });
-  const insert = new Histogram({
-    name: 'plant_store_store_insert_duration_seconds',
-    help: "Time the store took to insert a plant (durably: a file store's fsync, a database's commit), by outcome.",
-    labelNames: ['outcome'],
-    buckets: SECONDS,
-    registers: [registry],
-  });
+  const duration = new OneLabelHistogram(
+    'plant_store_http_request_duration_seconds',
+    'Time from the request to its answer, by HTTP status.',
+    'status',
+    registry,
+  );
+  const insert = new OneLabelHistogram(
+    'plant_store_store_insert_duration_seconds',
+    "Time the store took to insert a plant (durably: a file store's fsync, a database's commit), by outcome.",
+    'outcome',
+    registry,
+  );
   const batchStats = (): BatchStats | undefined =>
     (store as { stats?: () => BatchStats }).stats?.call(store) as BatchStats | undefined;
   new Counter({
@@ -125,8 +132,12 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
     },
     observeRequest(status, body, seconds) {
       const label = status === undefined ? 'aborted' : String(status);
-      requests.inc({ status: label, code: errorCodeOf(body) });
-      duration.observe({ status: label }, seconds);
+      const code = errorCodeOf(body);
+      const key = `${label} ${code}`;
+      const entry = answered.get(key);
+      if (entry === undefined) answered.set(key, { status: label, code, count: 1 });
+      else entry.count++;
+      duration.observe(label, seconds);
     },
     timed(inner) {
       return {
@@ -138,13 +149,78 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
             outcome = result.created ? 'created' : 'existing';
             return result;
           } finally {
-            insert.observe({ outcome }, (performance.now() - started) / 1000);
+            insert.observe(outcome, (performance.now() - started) / 1000);
           }
         },
         checkHealth: () => inner.checkHealth(),
       };
     },
   };
+}
+
+/**
+ * A Prometheus histogram by one label, in the series prom-client's Histogram gives (`_bucket` by
+ * `le`, cumulative, with `+Inf`; `_sum`; `_count`), summed across workers as prom-client sums
+ * histograms. An observation is an array increment: prom-client's `observe` builds and hashes a
+ * label object and writes its bucket under a float-valued key on every call, which with a request
+ * and an insert histogram took a tenth of the instructions of a whole request.
+ */
+class OneLabelHistogram {
+  readonly type = 'histogram';
+  readonly aggregator = 'sum';
+  private readonly series = new Map<string, { buckets: Float64Array; sum: number; count: number }>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly labelName: string,
+    registry: Registry,
+  ) {
+    registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+  }
+
+  observe(label: string, value: number): void {
+    let series = this.series.get(label);
+    if (series === undefined) {
+      series = { buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
+      this.series.set(label, series);
+    }
+    // Prometheus buckets are upper bounds, inclusive; past the last one only `+Inf` (the count) holds it.
+    let bucket = 0;
+    while (bucket < SECONDS.length && value > SECONDS[bucket]!) bucket++;
+    if (bucket < SECONDS.length) series.buckets[bucket]!++;
+    series.sum += value;
+    series.count++;
+  }
+
+  get(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: MetricValueWithName<string>[];
+    aggregator: string;
+  }> {
+    const values: MetricValueWithName<string>[] = [];
+    for (const [label, series] of this.series) {
+      let cumulative = 0;
+      SECONDS.forEach((le, i) => {
+        cumulative += series.buckets[i]!;
+        values.push({ labels: { [this.labelName]: label, le }, value: cumulative, metricName: `${this.name}_bucket` });
+      });
+      values.push({
+        labels: { [this.labelName]: label, le: '+Inf' },
+        value: series.count,
+        metricName: `${this.name}_bucket`,
+      });
+      values.push({ labels: { [this.labelName]: label }, value: series.sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { [this.labelName]: label }, value: series.count, metricName: `${this.name}_count` });
+    }
+    return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
 }
 
 /**

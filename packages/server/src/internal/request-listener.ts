@@ -171,17 +171,17 @@ function finish(
   if (started !== 0) {
     const ms = performance.now() - started;
     state.metrics?.observeRequest(status, body, ms / 1000);
-    if (state.logger?.enabled('info')) {
+    if (state.logger !== undefined) {
       // Only these fields: never a header value (the Authorization header), a query or a body.
       const code = errorCodeOf(body);
-      state.logger.info('request', {
+      state.logger.request({
         requestId,
         method: req.method,
         path: pathForLog(path),
         // No status: the answer was never written because the client had gone.
         status: status ?? 'aborted',
         durationMs: Math.round(ms * 100) / 100,
-        ...(code !== '' && { errorCode: Number(code) }),
+        errorCode: code === '' ? undefined : Number(code),
       });
     }
   }
