@@ -3,6 +3,7 @@ import { StoreUnavailableError, toStoredPlant, type PlantStore } from '@plant-st
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { resolveConnectionSettings, type ConnectionSettings } from './internal/connection-settings.js';
+import { FailoverPool } from './internal/failover.js';
 import { describe, isUnavailable } from './internal/failures.js';
 import { GroupCommit } from './internal/group-commit.js';
 import {
@@ -121,6 +122,8 @@ const DEFAULTS = {
   connectTimeout: 5_000,
   startTimeout: 10_000,
 };
+/** Idle time of a connection before TCP keepalive probes begin. */
+const KEEPALIVE_IDLE = 10_000;
 /** The health check's bound: a readiness probe must not hang on a database that does not answer. */
 const HEALTH_TIMEOUT = 2_000;
 
@@ -259,6 +262,15 @@ function createPool(
   sizes: { poolSize: number; statementTimeout: number; connectTimeout: number },
   ssl: ConnectionOptions | false,
 ): OwnedPool {
+  if (settings.hosts.length > 1 || settings.targetSessionAttrs !== 'any') {
+    return new FailoverPool({
+      hosts: settings.hosts,
+      targetSessionAttrs: settings.targetSessionAttrs,
+      max: sizes.poolSize,
+      checkTimeout: sizes.connectTimeout || DEFAULTS.connectTimeout,
+      open: (host) => createPool({ ...settings, ...host, hosts: [host], targetSessionAttrs: 'any' }, sizes, ssl),
+    });
+  }
   const pool = new pg.Pool({
     host: settings.host,
     port: settings.port,
@@ -277,6 +289,9 @@ function createPool(
       query_timeout: sizes.statementTimeout + 2_000,
     }),
     keepAlive: true,
+    // An idle connection whose server vanished without a word (a cut network) is found by TCP keepalive
+    // probes after this, instead of the OS's two hours (docs/postgres.md).
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE,
     idleTimeoutMillis: 30_000,
   });
   // A connection that dies while idle (the database restarts) is dropped by the pool; the next
