@@ -130,7 +130,7 @@ export class FailoverPool {
       // The server in use is asked on its own pool; another gets a new one, kept only if it qualifies.
       const reused = this.current?.index === index ? this.current : undefined;
       const pool = reused?.pool ?? this.settings.open(host);
-      const reason = await this.check(pool, host);
+      const reason = await this.check(pool);
       if (reason === QUALIFIES && !this.ended) {
         const previous = this.current;
         const chosen = reused ?? { index, pool };
@@ -156,8 +156,8 @@ export class FailoverPool {
     throw error;
   }
 
-  /** {@link QUALIFIES} when `host` accepts a connection and qualifies; else why not. */
-  private async check(pool: HostPool, host: Host): Promise<unknown> {
+  /** {@link QUALIFIES} when the server of `pool` accepts a connection and qualifies; else why not. */
+  private async check(pool: HostPool): Promise<unknown> {
     let client: PostgresPoolClient;
     try {
       // Bounded by the pool's connect timeout.
