@@ -203,6 +203,8 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
       : undefined,
     target,
     types: TYPES,
+    // A little past the statement timeout, so that the server's cancellation, which keeps the connection, comes first.
+    slotTimeout: statementTimeout > 0 ? statementTimeout + 500 : 0,
   });
   const healthSql = `SELECT 1 FROM ${table} LIMIT 0`;
   const livePool = pool;
@@ -216,7 +218,17 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     async insert(plant) {
       const stored = toStoredPlant(plant);
       if (closing !== undefined) throw closedError();
-      return commit.insert(stored);
+      if (statementTimeout === 0) return commit.insert(stored);
+      // An insert whose statement's answer is lost (a cut network, where the server's timeout cannot
+      // reach the store) answers within the statement timeout all the same.
+      try {
+        return await withTimeout(commit.insert(stored), statementTimeout);
+      } catch (error) {
+        if (error !== TIMED_OUT) throw error;
+        throw new StoreUnavailableError(
+          `PostgreSQL at ${target} did not acknowledge the insert within the statement timeout (${formatMs(statementTimeout)}), so whether it committed is unknown; a retry replays or creates it`,
+        );
+      }
     },
     async checkHealth() {
       if (closing !== undefined) throw closedError();

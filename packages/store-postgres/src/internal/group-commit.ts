@@ -29,6 +29,12 @@ interface Candidate {
   attempts: number;
 }
 
+/** A statement's place among those in flight, and how to give it up (its connection thrown away). */
+interface Slot {
+  freed: boolean;
+  abandon: (error: Error) => void;
+}
+
 interface StoredRow {
   id: string;
   name: string;
@@ -47,6 +53,12 @@ export interface GroupCommitOptions {
   readonly target: string;
   /** The driver's type parsers with int8 as text, passed with every query. */
   readonly types: unknown;
+  /**
+   * Milliseconds after which a statement is given up (0: never): past the statement timeout it can
+   * only be one whose answer is lost (a cut network), so its connection is thrown away and the next
+   * statement goes on another, instead of waiting for the driver to give up on it.
+   */
+  readonly slotTimeout?: number;
 }
 
 export class GroupCommit {
@@ -115,21 +127,41 @@ export class GroupCommit {
       this.inFlight++;
       this.statements++;
       this.rows += batch.length;
-      void this.run(batch).finally(() => {
+      const slot: Slot = { freed: false, abandon: ignore };
+      const free = () => {
+        if (slot.freed) return;
+        slot.freed = true;
+        clearTimeout(timer);
         this.inFlight--;
         this.flush();
-      });
+      };
+      const timer = this.options.slotTimeout
+        ? setTimeout(() => {
+            slot.abandon(new Error(`Connection terminated: no answer within ${this.options.slotTimeout} ms`));
+            free();
+          }, this.options.slotTimeout)
+        : undefined;
+      void this.run(batch, slot).finally(free);
     }
   }
 
   /** One statement for `batch`, then a select for the ids it did not create; settles every waiter. */
-  private async run(batch: Candidate[]): Promise<void> {
+  private async run(batch: Candidate[], slot: Slot): Promise<void> {
     let client: PostgresPoolClient | undefined;
     let broken: unknown;
     let sent = false;
+    let released = false;
+    const release = (error: Error | undefined) => {
+      if (client === undefined || released) return;
+      released = true;
+      client.removeListener('error', ignore);
+      client.release(error);
+    };
     try {
       client = await this.options.pool.connect();
       client.on('error', ignore);
+      slot.abandon = release;
+      if (slot.freed) release(new Error('Connection terminated: the statement was given up before it was sent'));
       sent = true;
       const inserted = await client.query<{ id: string }>({
         ...(this.options.statementNames && { name: this.options.statementNames.insert }),
@@ -181,11 +213,8 @@ export class GroupCommit {
         : error;
       for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
-      if (client !== undefined) {
-        client.removeListener('error', ignore);
-        // A connection that failed is thrown away, not handed to the next batch.
-        client.release(broken === undefined ? undefined : (broken as Error));
-      }
+      // A connection that failed is thrown away, not handed to the next batch.
+      release(broken === undefined ? undefined : (broken as Error));
     }
   }
 
