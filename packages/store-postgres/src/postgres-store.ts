@@ -122,6 +122,8 @@ const DEFAULTS = {
   connectTimeout: 5_000,
   startTimeout: 10_000,
 };
+/** How long past the statement timeout an insert waits for the server's own cancellation. */
+const ANSWER_MARGIN = 250;
 /** Idle time of a connection before TCP keepalive probes begin. */
 const KEEPALIVE_IDLE = 10_000;
 /** The health check's bound: a readiness probe must not hang on a database that does not answer. */
@@ -203,8 +205,8 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
       : undefined,
     target,
     types: TYPES,
-    // A little past the statement timeout, so that the server's cancellation, which keeps the connection, comes first.
-    slotTimeout: statementTimeout > 0 ? statementTimeout + 500 : 0,
+    // Past the insert's own bound, so that the server's cancellation, which keeps the connection, comes first.
+    slotTimeout: statementTimeout > 0 ? statementTimeout + 2 * ANSWER_MARGIN : 0,
   });
   const healthSql = `SELECT 1 FROM ${table} LIMIT 0`;
   const livePool = pool;
@@ -220,9 +222,10 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
       if (closing !== undefined) throw closedError();
       if (statementTimeout === 0) return commit.insert(stored);
       // An insert whose statement's answer is lost (a cut network, where the server's timeout cannot
-      // reach the store) answers within the statement timeout all the same.
+      // reach the store) answers within the statement timeout all the same; a moment later than the
+      // server's, whose cancellation says more when it can arrive.
       try {
-        return await withTimeout(commit.insert(stored), statementTimeout);
+        return await withTimeout(commit.insert(stored), statementTimeout + ANSWER_MARGIN);
       } catch (error) {
         if (error !== TIMED_OUT) throw error;
         throw new StoreUnavailableError(
