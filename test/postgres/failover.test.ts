@@ -51,6 +51,10 @@ async function failOver(synchronous: boolean, table: string, extra: readonly str
     table,
     ...extra,
   ]);
+  // The banner names every server of the list (never the password).
+  expect(servers[0]!.run.stdout).toContain(
+    `Database: 127.0.0.1:${replicas.primary.port},127.0.0.1:${replicas.standby.port}, table "public"."${table}"`,
+  );
   const origins = servers.map((server) => server.origin);
   let phase: 'up' | 'down' | 'promoting' | 'promoted' = 'up';
   const load = startLoad({ origins, concurrency: 32, phase: () => phase, maxMs: 60_000 });

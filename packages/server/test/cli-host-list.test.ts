@@ -2,6 +2,7 @@
 // refusing them as WHATWG URLs, and still refuses what is no connection string at all.
 import { expect, it } from 'vitest';
 import { UsageError, parseCli } from '../src/internal/cli-options.js';
+import { run } from './cli-process.js';
 
 const storeOf = (argv: string[]) => {
   const command = parseCli(argv, {});
@@ -23,4 +24,13 @@ it('still refuses a host list whose first host is no URL host, without quoting i
   expect(() => storeOf(['--database', 'postgres://u:s3cret@[bad,db2/plants'])).toThrow(
     new UsageError('--database must be a URL such as postgres://user:password@host:5432/database'),
   );
+});
+
+it('exits 2 naming the reason when target_session_attrs asks for a server that cannot write', async () => {
+  const cli = run(['--database', 'postgres://u:s3cret@db1:5432,db2:5433/plants?target_session_attrs=standby']);
+  expect(await cli.exited).toBe(2);
+  expect(cli.stderr).toContain(
+    'target_session_attrs=standby would connect the plant store to a server that cannot take its writes; use read-write or primary (to follow a failover), or any',
+  );
+  expect(cli.stderr).not.toContain('s3cret');
 });
