@@ -13,9 +13,12 @@ import {
   lostPlants,
   type Query,
   type Sent,
+  servingAgain,
   startLoad,
   startServers,
   waitFor,
+  waitForOutage,
+  waitForServing,
 } from './traffic.js';
 
 let db: ReplicatedDatabase | undefined;
@@ -63,27 +66,13 @@ async function failOver(synchronous: boolean, table: string, extra: readonly str
     await waitFor(20_000, '500 creates acknowledged', () => load.acknowledged().length >= 500);
     await replicas.primary.kill();
     phase = 'down';
-    const killed = Date.now();
-    await waitFor(
-      15_000,
-      'a second without a primary, with 50 answers from each server to creates sent meanwhile',
-      () =>
-        Date.now() - killed >= 1_000 &&
-        [0, 1].every(
-          (server) => load.sent.filter((each) => each.phase === 'down' && each.server === server).length >= 50,
-        ),
-    );
+    await waitForOutage(load, phase, Date.now(), origins.length);
     // While pg_promote() runs, the standby may begin to take writes before it returns.
     phase = 'promoting';
     await replicas.promote();
     promoted = Date.now();
     phase = 'promoted';
-    // The time is asserted by the caller; this bound only stops a hang.
-    await waitFor(15_000, 'a 200 from both servers for a create sent since the promotion', () =>
-      [0, 1].every((server) =>
-        load.sent.some((each) => each.phase === 'promoted' && each.server === server && each.answer?.status === 200),
-      ),
-    );
+    await waitForServing(load, phase, origins.length);
     await new Promise((resolve) => setTimeout(resolve, 500));
   } finally {
     await load.stop();
@@ -93,13 +82,7 @@ async function failOver(synchronous: boolean, table: string, extra: readonly str
   const query: Query = (sql, values) => replicas.queryStandby(sql, values);
   // The new primary's table first: sending again would create a lost plant anew.
   const lost = await lostPlants(query, `"public"."${table}"`, acknowledged);
-  const serveAgain = [0, 1].map((server) =>
-    Math.min(
-      ...sent
-        .filter((each) => each.phase === 'promoted' && each.server === server && each.answer?.status === 200)
-        .map((each) => each.answeredAt - promoted),
-    ),
-  );
+  const serveAgain = servingAgain(sent, 'promoted', promoted, origins.length);
   const serverExits = servers.filter((server) => server.run.child.exitCode !== null).length;
   const whileDown = sent.filter((each) => each.phase === 'down');
   console.log(

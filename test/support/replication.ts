@@ -56,11 +56,12 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
     }
   };
   try {
-    const [{ data_directory: primaryDir }] = await onPrimary('SHOW data_directory');
+    const primaryDir = (await onPrimary('SHOW data_directory'))[0]?.data_directory;
+    if (typeof primaryDir !== 'string') throw new Error('the primary did not name its data directory');
     if (options.synchronous) await onPrimary(`ALTER SYSTEM SET synchronous_standby_names = '${STANDBY_NAME}'`);
     // A clean copy: the primary stopped, so its directory is consistent and needs no backup label.
     await primary.stop();
-    execFileSync('cp', ['-a', String(primaryDir), dataDir]);
+    execFileSync('cp', ['-a', primaryDir, dataDir]);
     await primary.start();
     const owner = statSync(dataDir);
     const ownedFile = (name: string, text: string) => {
@@ -95,7 +96,7 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
       hostListUrl: (parameters = '') =>
         `postgres://postgres:${primaryUrl.password}@127.0.0.1:${primary.port},127.0.0.1:${port}/postgres${parameters === '' ? '' : `?${parameters}`}`,
       promote: async () => {
-        const [{ promoted }] = await runOnce(standbyUrl.href, 'SELECT pg_promote(true, 60) AS promoted');
+        const promoted = (await runOnce(standbyUrl.href, 'SELECT pg_promote(true, 60) AS promoted'))[0]?.promoted;
         if (promoted !== true) throw new Error(`the standby was not promoted within 60 s:\n${log.join('')}`);
       },
       queryStandby: async <Row extends object>(sql: string, values?: unknown[]) =>
