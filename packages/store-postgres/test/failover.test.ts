@@ -92,6 +92,54 @@ it('refuses to start when no listed server qualifies, naming each and why', asyn
   expect((error as Error).message).toContain(`127.0.0.1:${db.standby.port}: a standby (in recovery) (25006)`);
 });
 
+it('moves off a primary that turns read-only: StoreUnavailableError (25006) while none takes writes, inserts again once it does', async () => {
+  const store = await open(db.hostListUrl('sslmode=disable&target_session_attrs=read-write'), 'turns_read_only');
+  expect(await store.insert({ id: 1n, name: 'writable' })).toEqual({ created: true });
+  await onPrimary('ALTER SYSTEM SET default_transaction_read_only = on');
+  await onPrimary('SELECT pg_reload_conf()');
+  try {
+    // The reload reaches every session soon after, not at once.
+    let refused: unknown;
+    const deadline = Date.now() + 10_000;
+    for (let id = 2n; Date.now() < deadline; id++) {
+      refused = await store.insert({ id, name: 'read-only' }).catch((error: unknown) => error);
+      if (refused instanceof Error) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(StoreUnavailableError.is(refused), String(refused)).toBe(true);
+    // Asked again, no server qualifies: the primary is read-only and the other a standby.
+    const next = await store.insert({ id: 100n, name: 'read-only' }).catch((error: unknown) => error);
+    expect(StoreUnavailableError.is(next), String(next)).toBe(true);
+    expect((next as Error).message).toMatch(/read-only \(transaction_read_only is on\) \(25006\)/);
+  } finally {
+    await onPrimary('ALTER SYSTEM RESET default_transaction_read_only');
+    await onPrimary('SELECT pg_reload_conf()');
+  }
+  let inserted: unknown;
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    inserted = await store.insert({ id: 200n, name: 'writable again' }).catch((error: unknown) => error);
+    if (!(inserted instanceof Error)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(inserted).toEqual({ created: true });
+});
+
+it('refuses to start at once on a wrong password, a fault waiting cannot cure, whichever server of the list says it', async () => {
+  const nobody = await freePort();
+  const started = Date.now();
+  const error = await createPostgresStore({
+    connectionString: `postgres://postgres:wrong@127.0.0.1:${nobody},127.0.0.1:${db.primary.port}/postgres?sslmode=disable&target_session_attrs=read-write`,
+    table: 'wrong_password',
+    startTimeout: 30_000,
+  }).catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(PostgresStoreError);
+  expect((error as PostgresStoreError).code).toBe('refused');
+  expect((error as Error).message).toMatch(/password authentication failed/);
+  // Well before the start-up wait: the refusal is not retried.
+  expect(Date.now() - started).toBeLessThan(30_000);
+});
+
 // Last: it ends the primary.
 it('follows a failover by itself: StoreUnavailableError while no server accepts writes, inserts again once the standby is promoted', async () => {
   const store = await open(db.hostListUrl('sslmode=disable&target_session_attrs=read-write'), 'follows_failover');
