@@ -6,6 +6,7 @@ import { resolveConnectionSettings, type ConnectionSettings } from './internal/c
 import { FailoverPool } from './internal/failover.js';
 import { describe, isUnavailable } from './internal/failures.js';
 import { GroupCommit } from './internal/group-commit.js';
+import { LostStatements } from './internal/lost-statements.js';
 import {
   createTableStatement,
   quoteIdentifier,
@@ -207,6 +208,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     types: TYPES,
     // Past the insert's own bound, so that the server's cancellation, which keeps the connection, comes first.
     slotTimeout: statementTimeout > 0 ? statementTimeout + 2 * ANSWER_MARGIN : 0,
+    lostStatements: new LostStatements(pool),
   });
   const healthSql = `SELECT 1 FROM ${table} LIMIT 0`;
   const livePool = pool;

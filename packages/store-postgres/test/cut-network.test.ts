@@ -1,6 +1,7 @@
 // The store when the network to PostgreSQL is cut without a word (bytes dropped both ways, no reset:
 // the tests' TCP proxy blackholed): an insert answers StoreUnavailableError within the statement
-// timeout, saying its outcome is unknown, and inserts work again by themselves once the path heals.
+// timeout, saying its outcome is unknown, and inserts work again by themselves once the path heals;
+// a statement the network lost is given up as soon as the database can say it never got it.
 import { StoreUnavailableError } from '@plant-store/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
@@ -56,3 +57,31 @@ it('answers StoreUnavailableError within the statement timeout while the path is
     await store.close();
   }
 }, 30_000);
+
+it('gives up a statement the network lost as soon as the database says its backend is idle, long before the statement timeout', async () => {
+  const url = new URL(db.url);
+  url.port = String(proxy.port);
+  const store = await createPostgresStore({
+    connectionString: url.href,
+    schema: db.schema,
+    table: db.table(),
+    statementTimeout: 60_000,
+  });
+  try {
+    expect(await store.insert({ id: 1n, name: 'before' })).toEqual({ created: true });
+    // A moment's cut, as when a NAT or a firewall forgets the connection: the insert's bytes are lost.
+    proxy.blackhole(true);
+    const lost = store.insert({ id: 2n, name: 'lost' }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    proxy.blackhole(false);
+    const error = await lost;
+    expect(StoreUnavailableError.is(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /whether it committed is unknown; a retry replays or creates it: .*the database never received the statement or finished it long ago, and no answer came \(the network lost it\)/,
+    );
+    expect(await store.insert({ id: 2n, name: 'lost' })).toEqual({ created: true });
+  } finally {
+    proxy.blackhole(false);
+    await store.close();
+  }
+}, 90_000);

@@ -5,6 +5,7 @@
 // is refused with 25006 (read-only transaction). Until a server qualifies, connecting fails with an
 // error the store answers with 503, and the servers are asked again at most every RETRY_PAUSE ms.
 import type { PostgresPoolClient } from '../postgres-store.js';
+import { boundedQuery } from './bounded-query.js';
 import { breaksConnection, describe, isUnavailable } from './failures.js';
 import { describeHosts, type Host, hostName, type TargetSessionAttrs } from './hosts.js';
 
@@ -90,7 +91,7 @@ export class FailoverPool {
 
   /** `client`, noticing the failures that mean the server in use may be gone or read-only. */
   private watch(client: PostgresPoolClient, inUse: InUse): PostgresPoolClient {
-    return {
+    const watched: PostgresPoolClient & { processID: unknown } = {
       query: async (config) => {
         try {
           return await client.query(config);
@@ -103,9 +104,12 @@ export class FailoverPool {
         if (error instanceof Error) this.noteFailure(error, inUse);
         client.release(error);
       },
+      // The backend's process id, which lost-statements.ts asks the database about.
+      processID: (client as { processID?: unknown }).processID,
       on: (event, listener) => client.on(event, listener),
       removeListener: (event, listener) => client.removeListener(event, listener),
     };
+    return watched;
   }
 
   private noteFailure(error: unknown, inUse: InUse): void {
@@ -165,27 +169,17 @@ export class FailoverPool {
     } catch (error) {
       return error;
     }
-    client.on('error', ignore);
-    let released = false;
-    const release = (error?: Error) => {
-      if (released) return;
-      released = true;
-      client.removeListener('error', ignore);
-      client.release(error);
-    };
     if (this.settings.targetSessionAttrs === 'any') {
-      release();
+      client.release();
       return QUALIFIES;
     }
-    // A server that accepted the connection but does not answer (a cut path) must not hold the round.
-    const timer = setTimeout(
-      () => release(new Error(`Connection terminated: no answer within ${this.settings.checkTimeout} ms`)),
-      this.settings.checkTimeout,
-    );
     try {
-      const { rows } = await client.query<{ recovery: boolean; read_only: string }>({ text: CHECK_SQL });
-      const row = rows[0];
-      release();
+      // A server that accepted the connection but does not answer (a cut path) must not hold the round.
+      const [row] = await boundedQuery<{ recovery: boolean; read_only: string }>(
+        client,
+        { text: CHECK_SQL },
+        this.settings.checkTimeout,
+      );
       if (this.settings.targetSessionAttrs === 'primary' ? row?.recovery === false : row?.read_only === 'off')
         return QUALIFIES;
       // 25006, read-only transaction: what a write there would be refused with.
@@ -194,10 +188,7 @@ export class FailoverPool {
         { code: '25006' },
       );
     } catch (error) {
-      release(error as Error);
       return error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -7,6 +7,7 @@
 import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@plant-store/core';
 import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
 import { breaksConnection, describe, isUnavailable } from './failures.js';
+import type { LostStatements } from './lost-statements.js';
 import { decodeText, encodeText } from './text-codec.js';
 
 /** Rows in one statement at most, and the characters of their names and tags: a bound on its size. */
@@ -32,7 +33,12 @@ interface Candidate {
 /** A statement's place among those in flight, and how to give it up (its connection thrown away). */
 interface Slot {
   freed: boolean;
+  /** Throws the statement's connection away (once it has one). */
   abandon: (error: Error) => void;
+  /** Throws the connection away and frees the place, for the next statement to go on another. */
+  readonly giveUp: (error: Error) => void;
+  /** Why it was given up, if it was. */
+  reason?: Error;
 }
 
 interface StoredRow {
@@ -59,6 +65,8 @@ export interface GroupCommitOptions {
    * statement goes on another, instead of waiting for the driver to give up on it.
    */
   readonly slotTimeout?: number;
+  /** Gives up sooner a statement whose answer the network lost, when the database can say so. */
+  readonly lostStatements?: LostStatements;
 }
 
 export class GroupCommit {
@@ -127,7 +135,6 @@ export class GroupCommit {
       this.inFlight++;
       this.statements++;
       this.rows += batch.length;
-      const slot: Slot = { freed: false, abandon: ignore };
       const free = () => {
         if (slot.freed) return;
         slot.freed = true;
@@ -135,11 +142,20 @@ export class GroupCommit {
         this.inFlight--;
         this.flush();
       };
+      const slot: Slot = {
+        freed: false,
+        abandon: ignore,
+        giveUp: (error) => {
+          slot.reason ??= error;
+          slot.abandon(error);
+          free();
+        },
+      };
       const timer = this.options.slotTimeout
-        ? setTimeout(() => {
-            slot.abandon(new Error(`Connection terminated: no answer within ${this.options.slotTimeout} ms`));
-            free();
-          }, this.options.slotTimeout)
+        ? setTimeout(
+            () => slot.giveUp(new Error(`Connection terminated: no answer within ${this.options.slotTimeout} ms`)),
+            this.options.slotTimeout,
+          )
         : undefined;
       void this.run(batch, slot).finally(free);
     }
@@ -151,6 +167,7 @@ export class GroupCommit {
     let broken: unknown;
     let sent = false;
     let released = false;
+    let unwatch = ignore;
     const release = (error: Error | undefined) => {
       if (client === undefined || released) return;
       released = true;
@@ -162,6 +179,14 @@ export class GroupCommit {
       client.on('error', ignore);
       slot.abandon = release;
       if (slot.freed) release(new Error('Connection terminated: the statement was given up before it was sent'));
+      unwatch =
+        this.options.lostStatements?.watch(client, () =>
+          slot.giveUp(
+            new Error(
+              'Connection terminated: the database never received the statement or finished it long ago, and no answer came (the network lost it)',
+            ),
+          ),
+        ) ?? ignore;
       sent = true;
       const inserted = await client.query<{ id: string }>({
         ...(this.options.statementNames && { name: this.options.statementNames.insert }),
@@ -206,13 +231,16 @@ export class GroupCommit {
           this.settle(candidate, (waiter) => waiter.reject(error));
         }
       }
-    } catch (error) {
+    } catch (thrown) {
+      // Given up by the store: its reason says more than the driver's "Connection terminated".
+      const error = slot.reason ?? thrown;
       if (breaksConnection(error)) broken = error;
       const failure = isUnavailable(error)
         ? new StoreUnavailableError(unavailableMessage(error, this.options.target, sent), { cause: error })
         : error;
       for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
+      unwatch();
       // A connection that failed is thrown away, not handed to the next batch.
       release(broken === undefined ? undefined : (broken as Error));
     }
