@@ -39,7 +39,9 @@ export interface PostgresStoreOptions {
   /**
    * `postgres://user:password@host:port/database?sslmode=verify-full`. What it leaves out comes from the
    * PG* environment variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGSSLROOTCERT,
-   * PGCONNECT_TIMEOUT, PGAPPNAME, …), then libpq's defaults, as psql resolves them.
+   * PGCONNECT_TIMEOUT, PGAPPNAME, …), then libpq's defaults, as psql resolves them. libpq's
+   * keyword/value form and host lists (`postgres://u:p@db1,db2/plants?target_session_attrs=read-write`)
+   * are read as psql reads them: the store follows a failover across the listed servers.
    */
   readonly connectionString?: string;
   /** A pool the caller owns (a `pg.Pool`), instead of a connection string: `close()` leaves it open. */
