@@ -20,17 +20,23 @@ afterAll(async () => {
   await db?.close();
 });
 
-it('answers StoreUnavailableError within the statement timeout while the path is cut, and inserts again once it heals', async () => {
+/** A store that reaches the database through the proxy, with one plant inserted while the path is whole. */
+async function openThroughProxy(statementTimeout: number) {
   const url = new URL(db.url);
   url.port = String(proxy.port);
   const store = await createPostgresStore({
     connectionString: url.href,
     schema: db.schema,
     table: db.table(),
-    statementTimeout: 1_000,
+    statementTimeout,
   });
+  expect(await store.insert({ id: 1n, name: 'before' })).toEqual({ created: true });
+  return store;
+}
+
+it('answers StoreUnavailableError within the statement timeout while the path is cut, and inserts again once it heals', async () => {
+  const store = await openThroughProxy(1_000);
   try {
-    expect(await store.insert({ id: 1n, name: 'before' })).toEqual({ created: true });
     proxy.blackhole(true);
     const errors = await Promise.all(
       [2n, 3n, 4n].map((id) => store.insert({ id, name: 'cut' }).catch((error: unknown) => error)),
@@ -38,7 +44,7 @@ it('answers StoreUnavailableError within the statement timeout while the path is
     for (const error of errors) {
       expect(StoreUnavailableError.is(error), String(error)).toBe(true);
       expect((error as Error).message).toBe(
-        `PostgreSQL at ${url.hostname}:${proxy.port} did not acknowledge the insert within the statement timeout (1 s), so whether it committed is unknown; a retry replays or creates it`,
+        `PostgreSQL at ${new URL(db.url).hostname}:${proxy.port} did not acknowledge the insert within the statement timeout (1 s), so whether it committed is unknown; a retry replays or creates it`,
       );
     }
     proxy.blackhole(false);
@@ -59,16 +65,8 @@ it('answers StoreUnavailableError within the statement timeout while the path is
 }, 30_000);
 
 it('gives up a statement the network lost as soon as the database says its backend is idle, long before the statement timeout', async () => {
-  const url = new URL(db.url);
-  url.port = String(proxy.port);
-  const store = await createPostgresStore({
-    connectionString: url.href,
-    schema: db.schema,
-    table: db.table(),
-    statementTimeout: 60_000,
-  });
+  const store = await openThroughProxy(60_000);
   try {
-    expect(await store.insert({ id: 1n, name: 'before' })).toEqual({ created: true });
     // A moment's cut, as when a NAT or a firewall forgets the connection: the insert's bytes are lost.
     proxy.blackhole(true);
     const lost = store.insert({ id: 2n, name: 'lost' }).catch((error: unknown) => error);
