@@ -130,7 +130,13 @@ export class FailoverPool {
   private async findServer(): Promise<InUse> {
     const { hosts, targetSessionAttrs } = this.settings;
     const reasons: { readonly host: Host; readonly error: unknown }[] = [];
-    for (const [index, host] of hosts.entries()) {
+    // The server in use first: while it still qualifies the store stays, so an old primary that comes
+    // back (listed first, say) does not take writes again because of one broken connection.
+    const order = hosts.map((_, index) => index);
+    if (this.current !== undefined)
+      order.sort((a, b) => Number(b === this.current!.index) - Number(a === this.current!.index));
+    for (const index of order) {
+      const host = hosts[index]!;
       // The server in use is asked on its own pool; another gets a new one, kept only if it qualifies.
       const reused = this.current?.index === index ? this.current : undefined;
       const pool = reused?.pool ?? this.settings.open(host);

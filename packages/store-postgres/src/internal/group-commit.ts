@@ -178,7 +178,11 @@ export class GroupCommit {
       client = await this.options.pool.connect();
       client.on('error', ignore);
       slot.abandon = release;
-      if (slot.freed) release(new Error('Connection terminated: the statement was given up before it was sent'));
+      // Given up while it waited for the connection: the connection is sound, and nothing is sent.
+      if (slot.freed) {
+        release(undefined);
+        throw slot.reason ?? new Error('Connection terminated: the statement was given up before it was sent');
+      }
       unwatch =
         this.options.lostStatements?.watch(client, () =>
           slot.giveUp(
