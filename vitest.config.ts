@@ -9,6 +9,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 180_000,
+    // The run's PostgreSQL servers live in one directory, removed at the end (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-setup.ts'],
     pool: 'forks',
     typecheck: {
       enabled: true,

@@ -22,37 +22,18 @@ RUNS='
 22    consumer vitest.consumer.config.ts
 '
 
-list_only=false
-selected=()
-for arg in "$@"; do
-  case "$arg" in
-    --reports) list_only=true ;;
-    *) selected+=("$arg") ;;
-  esac
-done
+# shellcheck source=scripts/matrix-lib.sh
+. scripts/matrix-lib.sh
+matrix_arguments "$@"
 limit="${NODE_MATRIX_TIMEOUT:-600}"
 report_dir=.vitest-reports
 
-wanted() { # wanted <major>: no majors given, or this one among them
-  [ ${#selected[@]} -eq 0 ] && return 0
-  local m; for m in "${selected[@]}"; do [ "$m" = "$1" ] && return 0; done
-  return 1
-}
-
 if ! $list_only; then
-  for pkg in core store-file client server msw; do
-    if [ ! -d "packages/${pkg}/dist" ]; then
-      echo "packages/${pkg} is not built: run \`npm run build\` first"
-      echo "0 passed, 1 failed"
-      exit 1
-    fi
-  done
+  matrix_built core store-file client server msw
   mkdir -p "$report_dir"
 fi
 
 declare -A node_version=()
-reports=()
-failed=()
 while read -r majors name config paths; do
   [ -z "$majors" ] && continue
   for major in ${majors//,/ }; do
@@ -81,11 +62,4 @@ while read -r majors name config paths; do
   done
 done <<< "$RUNS"
 $list_only && exit 0
-
-status=0
-if [ ${#failed[@]} -gt 0 ]; then
-  echo "node matrix failed: ${failed[*]}"
-  status=1
-fi
-node scripts/summary.mjs --status=$status "${reports[@]}"
-exit $status
+matrix_finish "node matrix"

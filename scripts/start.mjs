@@ -1,7 +1,7 @@
 // `npm start`: the reference server from the sources, in about a second. esbuild bundles the CLI with
 // the workspace packages taken from their src/ (no type declarations, no dist/ needed), then the
 // bundle runs in this process's place as far as signals go: SIGINT and SIGTERM reach the server,
-// which drains and exits, and its exit code is this script's.
+// which drains and exits, and its exit code is this script's. When npm that started it dies, so does it.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -34,3 +34,14 @@ await build({
 const child = spawn(process.execPath, [outfile, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : 143)));
+
+// `npm start` execs this script in place of npm's shell, so the SIGTERM or SIGINT that npm forwards to
+// its child reaches it (`kill <npm pid>`, as a process manager sends it). npm killed outright forwards
+// nothing: its death is seen here as a new parent, and the server is stopped as if SIGTERM had come.
+const parent = process.ppid;
+const watch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(watch);
+  child.kill('SIGTERM');
+}, 200);
+watch.unref();

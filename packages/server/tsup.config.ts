@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    entry: ['src/index.ts', 'src/fastify.ts'],
     format: ['esm', 'cjs'],
     dts: true,
     // Keeps the CLI, which the second build (running at the same time) writes.

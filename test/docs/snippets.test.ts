@@ -1,24 +1,29 @@
-// Every TypeScript and JavaScript snippet of the front page and of each package's npm page runs as
-// written: a test file (it imports vitest) runs under vitest, anything else as a program, against the
-// built packages. A program that calls the client gets a reference server on the default address that
-// takes any token (PLANT_STORE_TOKEN is set too); one that starts a server is stopped with SIGTERM once its port
-// answers, and must then exit 0. Browser code (it imports msw/browser) is bundled for the browser,
-// which proves it compiles and resolves; the browser suites run the same calls.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Every fenced block of every published page (test/docs/blocks.ts finds them and says what each is) is
+// run, type-checked, compared with the file it shows, or marked an illustration in the page; the counts
+// are printed at the end.
+// - A TypeScript or JavaScript block runs as written against the built packages: a test file (it imports
+//   vitest) under vitest, anything else as a program. A program that calls the client gets a reference
+//   server on the default address that takes any token (PLANT_STORE_TOKEN is set too); one that reads
+//   DATABASE_URL gets a PostgreSQL database of its own; one that starts a server is stopped with SIGTERM
+//   once its port answers, and must then exit 0. Browser code (it imports msw/browser) is bundled for the
+//   browser, which proves it compiles and resolves; the browser suites run the same calls.
+// - A fragment is type-checked, all of them in one `tsc` run, as a file of the consumer's own.
+// - An `sh` block's commands: `plant-store-server …` runs the built CLI as written (a server until its
+//   banner, then SIGTERM and exit 0); `npm install …` checks that every package named is one of ours or
+//   one they name as a dependency.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startPlantStoreServer } from '@plant-store/server';
 import { build, transform } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { type Block, blocksOf, publishedPages, root, shellCommands, shellWords } from './blocks.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const pages = [
-  'README.md',
-  ...['client', 'msw', 'server', 'core', 'store-file'].map((name) => `packages/${name}/README.md`),
-];
+const pages = publishedPages();
+const blocks = pages.flatMap(blocksOf);
 // Inside the repository, so that the snippets' imports resolve to the workspace's packages.
 const here = join(root, 'test/docs/.snippets');
 const cwd = mkdtempSync(join(tmpdir(), 'plant-store-snippets-'));
@@ -28,25 +33,15 @@ afterAll(() => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
-interface Snippet {
-  readonly page: string;
-  readonly line: number;
-  readonly code: string;
-}
-
-const snippets: Snippet[] = pages.flatMap((page) => {
-  const text = readFileSync(join(root, page), 'utf8');
-  return [...text.matchAll(/^```(?:ts|js)\n([\s\S]*?)^```$/gm)].map((match) => ({
-    page,
-    line: text.slice(0, match.index).split('\n').length,
-    code: match[1]!,
-  }));
-});
-
 const children = new Set<ChildProcess>();
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
+
+let database: TestDatabase | undefined;
+afterAll(() => database?.close());
+
+const nameOf = (block: Block) => `${block.page.replaceAll('/', '-')}-${block.line}`;
 
 /** Whether something accepts connections on 127.0.0.1:`port`. */
 const answers = (port: number) =>
@@ -90,58 +85,214 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
   });
 }
 
-describe.each(pages)('%s', (page) => {
-  const mine = snippets.filter((snippet) => snippet.page === page);
-  it('has TypeScript snippets to run', () => {
-    expect(mine.length).toBeGreaterThan(0);
-  });
+async function runScript(block: Block): Promise<void> {
+  const name = nameOf(block);
+  if (block.code.includes("from 'vitest'")) {
+    const file = join(here, `${name}.test.ts`);
+    writeFileSync(file, block.code);
+    const result = await run(process.execPath, [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      root,
+      relative(root, file),
+    ]);
+    expect(result.code, result.output).toBe(0);
+    return;
+  }
+  if (block.code.includes("from 'msw/browser'")) {
+    const file = join(here, `${name}.ts`);
+    writeFileSync(file, block.code);
+    const bundled = await build({
+      entryPoints: [file],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(bundled.errors).toEqual([]);
+    return;
+  }
+  const file = join(here, `${name}.mjs`);
+  writeFileSync(file, (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code);
+  const startsServer = /startPlantStoreServer|createServer\(|\.listen\(/.test(block.code);
+  const usesClient = block.code.includes('@plant-store/client') && !startsServer;
+  const env: NodeJS.ProcessEnv = { PLANT_STORE_TOKEN: 'snippet-token' };
+  if (block.code.includes('process.env.DATABASE_URL')) {
+    database ??= await openTestDatabase();
+    env.DATABASE_URL = database.url;
+  }
+  const server = usesClient ? await startPlantStoreServer({ port: 4010, tokens: 'any' }) : undefined;
+  try {
+    const result = await run(process.execPath, [file], { env, ...(startsServer && { stopOnPort: 4010 }) });
+    expect(result.code, result.output).toBe(0);
+  } finally {
+    await server?.close();
+  }
+}
 
-  it.each(mine.map((snippet) => [snippet.line, snippet] as const))(
-    'runs the snippet at line %i as written',
-    { timeout: 90_000 },
-    async (line, snippet) => {
-      const name = `${page.replaceAll('/', '-')}-${line}`;
-      if (snippet.code.includes("from 'vitest'")) {
-        const file = join(here, `${name}.test.ts`);
-        writeFileSync(file, snippet.code);
-        const result = await run(process.execPath, [
-          join(root, 'node_modules/vitest/vitest.mjs'),
-          'run',
-          '--root',
-          root,
-          relative(root, file),
-        ]);
-        expect(result.code, result.output).toBe(0);
+/** Package names a page may tell users to install: ours, and what ours name as dependencies of any kind. */
+function installable(): Set<string> {
+  const names = new Set<string>();
+  const manifests = [
+    ...readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name, 'package.json')),
+    join(root, 'examples/package.json'),
+  ];
+  for (const path of manifests.filter((each) => existsSync(each))) {
+    const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    if (typeof manifest.name === 'string') names.add(manifest.name);
+    for (const field of ['dependencies', 'peerDependencies', 'devDependencies', 'optionalDependencies']) {
+      for (const dependency of Object.keys((manifest[field] as object | undefined) ?? {})) names.add(dependency);
+    }
+  }
+  return names;
+}
+
+const cli = join(root, 'packages/server/dist/cli.js');
+
+/** Why a command of an `sh` block cannot run here, or undefined when it can. */
+function unrunnable(command: string): string | undefined {
+  const words = shellWords(command);
+  while (words[0] !== undefined && /^[A-Z_]+=/.test(words[0])) words.shift();
+  if (words[0] === 'npx') words.shift();
+  if (words[0] === 'npm' && words[1] === 'install') return undefined;
+  if (words[0] !== 'plant-store-server') return `\`${words[0]}\` is not a command this test runs`;
+  if (words.includes('…') || command.includes('…')) return 'it holds a placeholder (…)';
+  const database = words[words.indexOf('--database') + 1];
+  if (words.includes('--database') && !/@(127\.0\.0\.1|localhost)[:/]/.test(database ?? '')) {
+    return 'it names a database this test does not have';
+  }
+  if (words[1] === 'import') return 'an import needs a data file and a database of its own';
+  return undefined;
+}
+
+async function runShell(block: Block): Promise<void> {
+  for (const command of shellCommands(block.code)) {
+    const words = shellWords(command);
+    const env: NodeJS.ProcessEnv = {};
+    while (words[0] !== undefined && /^[A-Z_]+=/.test(words[0])) {
+      const [key, ...value] = words.shift()!.split('=');
+      env[key!] = value.join('=');
+    }
+    if (words[0] === 'npx') words.shift();
+    if (words[0] === 'npm') {
+      const known = installable();
+      const named = words.slice(2).filter((word) => !word.startsWith('-'));
+      expect(named.length, command).toBeGreaterThan(0);
+      for (const name of named)
+        expect(known, `${command}: ${name} is not a package of ours or one they use`).toContain(name);
+      continue;
+    }
+    const args = words.slice(1);
+    if (args.includes('--help') || args.includes('--version')) {
+      const result = await run(process.execPath, [cli, ...args], { env });
+      expect(result.code, result.output).toBe(0);
+      continue;
+    }
+    const portIndex = args.indexOf('--port');
+    const port = portIndex === -1 ? 4010 : Number(args[portIndex + 1]);
+    const result = await run(process.execPath, [cli, ...args], { env, stopOnPort: port });
+    expect(result.output).toContain('listening on');
+    expect(result.code, result.output).toBe(0);
+  }
+}
+
+/** Every fragment in one tsc run: the map from block to the compiler's messages about it. */
+let fragmentErrors: Map<Block, string> | undefined;
+async function typeCheckFragments(): Promise<Map<Block, string>> {
+  const fragments = blocks.filter((block) => block.mark === 'fragment');
+  const dir = join(here, 'fragments');
+  mkdirSync(dir, { recursive: true });
+  const files = new Map<string, Block>();
+  for (const block of fragments) {
+    const file = `${nameOf(block)}.${block.lang === 'tsx' ? 'tsx' : 'ts'}`;
+    // A module of its own, so that fragments never see each other's names.
+    writeFileSync(join(dir, file), `${block.code}\nexport {};\n`);
+    files.set(file, block);
+  }
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: '../../../../tsconfig.base.json',
+      compilerOptions: { lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'], jsx: 'react-jsx', noEmit: true },
+      include: ['*.ts', '*.tsx'],
+    }),
+  );
+  const result = await run(process.execPath, [
+    join(root, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    dir,
+    '--pretty',
+    'false',
+  ]);
+  const errors = new Map<Block, string>();
+  for (const line of result.output.split('\n')) {
+    const file = /([\w.-]+\.tsx?)\(\d+,\d+\)/.exec(line)?.[1];
+    const block = file === undefined ? undefined : files.get(file);
+    if (block !== undefined) errors.set(block, `${errors.get(block) ?? ''}${line}\n`);
+  }
+  if (result.code !== 0 && errors.size === 0) errors.set(fragments[0]!, result.output);
+  return errors;
+}
+
+const counts = { run: 0, fragment: 0, illustration: 0, file: 0, other: 0 };
+afterAll(() => {
+  console.log(
+    `page blocks: ${blocks.length} in ${pages.length} pages; ${counts.run} run, ${counts.fragment} type-checked, ${counts.file} shown files compared, ${counts.illustration} marked illustrations, ${counts.other} text, SQL or YAML shown as they are`,
+  );
+});
+
+beforeAll(() => {
+  expect(existsSync(cli), 'build the packages first (npm run build)').toBe(true);
+});
+
+describe.each(pages)('%s', (page) => {
+  const mine = blocks.filter((block) => block.page === page);
+  if (mine.length === 0) {
+    it('has no fenced blocks', () => expect(mine).toEqual([]));
+    return;
+  }
+  it.each(mine.map((block) => ({ line: block.line, lang: block.lang || 'plain', mark: block.mark, block })))(
+    'line $line: $lang, $mark',
+    { timeout: 120_000 },
+    async ({ mark, block }) => {
+      if (mark === 'illustration') {
+        counts.illustration++;
         return;
       }
-      if (snippet.code.includes("from 'msw/browser'")) {
-        const file = join(here, `${name}.ts`);
-        writeFileSync(file, snippet.code);
-        const bundled = await build({
-          entryPoints: [file],
-          bundle: true,
-          platform: 'browser',
-          format: 'esm',
-          write: false,
-          logLevel: 'silent',
-        });
-        expect(bundled.errors).toEqual([]);
+      if (mark === 'file') {
+        // docs/hosting.md's example markers are compared by test/runtimes/hosting-page.test.ts.
+        if (block.file !== undefined) expect(block.code).toBe(readFileSync(join(root, block.file), 'utf8'));
+        counts.file++;
         return;
       }
-      const file = join(here, `${name}.mjs`);
-      writeFileSync(file, (await transform(snippet.code, { loader: 'ts', format: 'esm', target: 'node20' })).code);
-      const startsServer = /startPlantStoreServer|createServer\(|\.listen\(/.test(snippet.code);
-      const usesClient = snippet.code.includes('@plant-store/client') && !startsServer;
-      const server = usesClient ? await startPlantStoreServer({ port: 4010, tokens: 'any' }) : undefined;
-      try {
-        const result = await run(process.execPath, [file], {
-          env: { PLANT_STORE_TOKEN: 'snippet-token' },
-          ...(startsServer && { stopOnPort: 4010 }),
-        });
-        expect(result.code, result.output).toBe(0);
-      } finally {
-        await server?.close();
+      if (mark === 'fragment') {
+        expect(['ts', 'tsx'], 'only TypeScript fragments are type-checked').toContain(block.lang);
+        fragmentErrors ??= await typeCheckFragments();
+        expect(fragmentErrors.get(block) ?? '').toBe('');
+        counts.fragment++;
+        return;
       }
+      if (block.lang === 'sh') {
+        const reasons = shellCommands(block.code)
+          .map((command) => [command, unrunnable(command)] as const)
+          .filter(([, reason]) => reason !== undefined);
+        expect(
+          reasons.map(([command, reason]) => `${command}: ${reason}`),
+          'an sh block this test cannot run must be marked `sh illustration` in the page',
+        ).toEqual([]);
+        await runShell(block);
+        counts.run++;
+        return;
+      }
+      if (!['ts', 'js', 'tsx'].includes(block.lang)) {
+        // Text, SQL, YAML: shown as they are (a file of the repository when under `<!-- file: -->`).
+        counts.other++;
+        return;
+      }
+      await runScript(block);
+      counts.run++;
     },
   );
 });

@@ -21,11 +21,16 @@ import { startRegistryStandIn, type RegistryStandIn } from './registry-stand-in.
 const copy = mkdtempSync(join(tmpdir(), 'plant-store-release-'));
 const pkgJson = (short: string) => join(copy, 'packages', short, 'package.json');
 const shorts = publishedPackages.map((p) => p.name.replace('@plant-store/', ''));
+// The identity git needs for commits and the tags `changeset publish` creates, set here: a user with an
+// empty home (a fresh CI runner) has none.
+const gitIdentity = {
+  GIT_AUTHOR_NAME: 'release rehearsal',
+  GIT_AUTHOR_EMAIL: 'rehearsal@invalid',
+  GIT_COMMITTER_NAME: 'release rehearsal',
+  GIT_COMMITTER_EMAIL: 'rehearsal@invalid',
+};
 const git = (...args: string[]) =>
-  runOk('git', ['-c', 'user.name=release rehearsal', '-c', 'user.email=rehearsal@invalid', ...args], {
-    cwd: copy,
-    timeoutMs: 30_000,
-  });
+  runOk('git', args, { cwd: copy, env: { ...process.env, ...gitIdentity }, timeoutMs: 30_000 });
 
 let before: Record<string, any>;
 let registry: RegistryStandIn | undefined;
@@ -117,7 +122,7 @@ describe('the release procedure', () => {
       [join(repoRoot, 'node_modules/@changesets/cli/bin.js'), 'publish'],
       {
         cwd: copy,
-        env: { ...npmEnv, npm_config_registry: registry.url, npm_config_userconfig: npmrc },
+        env: { ...npmEnv, ...gitIdentity, npm_config_registry: registry.url, npm_config_userconfig: npmrc },
         timeoutMs: 180_000,
       },
     );

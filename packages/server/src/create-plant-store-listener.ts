@@ -9,7 +9,7 @@ import {
   type PlantStoreApp,
   StoreUnavailableError,
 } from '@plant-store/core';
-import { ClientClosedError } from './internal/node-request.js';
+import { BodyAlreadyReadError, ClientClosedError } from './internal/node-request.js';
 import { createRequestListener, type ListenerState } from './internal/request-listener.js';
 import { createLogger, describeError, LOG_LEVELS, type Logger, type LogLevel } from './internal/logger.js';
 import type { Metrics } from './internal/metrics.js';
@@ -28,7 +28,11 @@ export interface PlantStoreListenerOptions<S extends PlantStore = MemoryStore> {
    * token unless told so).
    */
   readonly tokens?: readonly string[] | 'any';
-  /** A path prefix in front of `/plants`, e.g. `/api`. Default: none. */
+  /**
+   * A path prefix in front of `/plants`, e.g. `/api`: under a mount, after the mount path, or the full
+   * prefix including it (a request whose full path starts with `basePath` is matched on its full path).
+   * Default: none.
+   */
   readonly basePath?: string;
   /** The largest accepted body in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
@@ -73,9 +77,12 @@ export function generateToken(): string {
 
 /**
  * Creates a node:http `(req, res)` listener for the Plant Store API, to mount in a server of your own:
- * `http.createServer(listener)`, a route of a plain node:http app, Express (`app.use(listener)`), or
- * Fastify's `serverFactory`. Requests are matched on their full path (Express's `originalUrl` when it
- * has one), so give `basePath` the prefix the service is mounted under.
+ * `http.createServer(listener)`, a route of a plain node:http app, Express (`app.use('/plant-api',
+ * listener)`), Koa (`ctx.respond = false`), or Fastify through `@plant-store/server/fastify`. Under a
+ * mount (Express strips the mount path from `url`), it serves wherever it is mounted. A body that a
+ * framework read before it is taken from what the framework kept (`express.raw()`, `express.text()`,
+ * a Buffer `rawBody`); with nothing kept, the answer is a 500 whose message says to mount the listener
+ * before body parsers.
  *
  * @example
  * ```ts
@@ -148,6 +155,11 @@ export function createListenerParts<S extends PlantStore>(
     onError: (error, requestId) => {
       // A client that leaves mid-body is not a fault of the server.
       if (error instanceof ClientClosedError) return;
+      // The app's setup, not a fault of the service: the line says what to change.
+      if (error instanceof BodyAlreadyReadError) {
+        logger?.error('request body already read', { requestId, event: 'body-already-read', error: error.message });
+        return;
+      }
       // The store's outage is logged once, when its health check fails; each 503 is in its request line.
       if (StoreUnavailableError.is(error)) {
         logger?.debug('store unavailable for a request', {

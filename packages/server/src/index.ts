@@ -9,7 +9,7 @@ export type {
   PlantStoreServerTimeouts,
 } from './plant-store-server.js';
 
-// A listener for a node:http server of your own (plain node:http, Express, Fastify's serverFactory)
+// A listener for a node:http server of your own (plain node:http, Express, Koa; Fastify: @plant-store/server/fastify)
 export { createPlantStoreListener, generateToken } from './create-plant-store-listener.js';
 export type { LogSink, PlantStoreListener, PlantStoreListenerOptions } from './create-plant-store-listener.js';
 

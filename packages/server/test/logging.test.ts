@@ -125,7 +125,7 @@ it('answers the core 50001 and logs its request id when the app itself rejects (
     metrics: undefined,
     answers: createTransportAnswers(''),
   };
-  const failing = { handle: () => Promise.reject(new Error('boom')) };
+  const failing = { handle: () => Promise.reject(new Error('boom')), basePath: '' };
   const server = createServer(createRequestListener(failing, state, false));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

@@ -5,6 +5,7 @@ import parsePrometheus from 'parse-prometheus-text-format';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../../test/support/postgres.js';
+import { alive } from '../../../test/support/processes.js';
 import { listening, type Run, run } from './cli-process.js';
 
 let db: EmbeddedDatabase;
@@ -72,15 +73,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 it('refuses --workers without --database, saying why, with exit 2', async () => {
   for (const args of [

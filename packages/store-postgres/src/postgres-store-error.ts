@@ -7,7 +7,9 @@ export type PostgresStoreErrorCode =
   /** The table has another shape than a plant table, or is missing where the store may not create it. */
   | 'schema'
   /** The store was closed. */
-  | 'closed';
+  | 'closed'
+  /** The database failed a statement with an error the store does not expect (a bug, or a table changed under it); `sqlState` says which. */
+  | 'statement';
 
 /**
  * What `createPostgresStore` rejects with when it cannot start, and what a closed store throws. The
@@ -21,10 +23,23 @@ export class PostgresStoreError extends Error {
   readonly code: PostgresStoreErrorCode;
   /** The database, as `host:port`. */
   readonly target: string;
+  /** The server's SQLSTATE, when the database answered with an error (`28P01`, `3D000`, `42P01`…). */
+  readonly sqlState: string | undefined;
 
-  constructor(code: PostgresStoreErrorCode, target: string, message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    code: PostgresStoreErrorCode,
+    target: string,
+    message: string,
+    options: { cause?: unknown; sqlState?: string } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.target = target;
+    this.sqlState = options.sqlState ?? sqlStateOf(options.cause);
   }
+}
+
+function sqlStateOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

@@ -4,7 +4,7 @@ import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { resolveConnectionSettings, type ConnectionSettings } from './internal/connection-settings.js';
 import { FailoverPool } from './internal/failover.js';
-import { describe, isUnavailable } from './internal/failures.js';
+import { describe, isFatalAtStart, isUnavailable, refusedStartupParameter } from './internal/failures.js';
 import { GroupCommit } from './internal/group-commit.js';
 import { LostStatements } from './internal/lost-statements.js';
 import {
@@ -58,7 +58,10 @@ export interface PostgresStoreOptions {
    * many small ones, so the default is small. Default 2, at most `poolSize`.
    */
   readonly batchesInFlight?: number;
-  /** The server's `statement_timeout` for the store's statements; 0 for none. Default 5,000. */
+  /**
+   * The server's `statement_timeout` for the store's statements; 0 for none. Default 5,000. Sent as a
+   * start-up parameter; behind a pooler that refuses one (PgBouncer), set in each insert's transaction.
+   */
   readonly statementTimeout?: number;
   /** The wait for one connection to open; 0 for none. Default 5,000, or `connect_timeout` / PGCONNECT_TIMEOUT. */
   readonly connectTimeout?: number;
@@ -68,8 +71,13 @@ export interface PostgresStoreOptions {
   readonly caFile?: string;
   /** Create the table (and its schema) when absent. `false` where the store has no DDL rights: the table must then exist. Default true. */
   readonly createTable?: boolean;
-  /** Name the store's statements so each connection parses them once. `false` behind PgBouncer in transaction mode before 1.21. Default true. */
-  readonly preparedStatements?: boolean;
+  /**
+   * Name the store's statements so each connection parses them once (`true`), or parse each one every
+   * time (`false`). `'auto'`: named, unless the store finds a pooler in front of the database (it
+   * refuses the statement timeout as a start-up parameter, or answers 42P05/26000 for a named
+   * statement, as PgBouncer in transaction mode does), then unnamed from there on. Default `'auto'`.
+   */
+  readonly preparedStatements?: boolean | 'auto';
 }
 
 /** The connection pool's figures, for metrics. */
@@ -140,10 +148,12 @@ const HEALTH_TIMEOUT = 2_000;
  * `insert` resolves only after the plant's statement has committed; inserts that arrive together go
  * to the database as one statement. A failure of the database (unreachable, restarting, a statement
  * timeout, a connection lost mid-commit) rejects with the core's `StoreUnavailableError`, which the
- * app answers with 503; the pool reconnects by itself.
+ * app answers with 503; the pool reconnects by itself. Any other SQLSTATE rejects with a
+ * {@link PostgresStoreError} of code `statement` naming it (the app's 500).
  *
  * Rejects with a {@link PostgresStoreError}: `unreachable` when no connection opens within
- * `startTimeout`, `refused` when the database refuses the store, `schema` for a table of another shape.
+ * `startTimeout`, `refused` at once when the database refuses the store (a wrong password, an unknown
+ * database or role, a certificate that does not verify), `schema` for a table of another shape.
  * Bad options throw a TypeError or RangeError.
  *
  * @example
@@ -169,7 +179,9 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
   const explicitConnectTimeout =
     options.connectTimeout === undefined ? undefined : count(options.connectTimeout, 'connectTimeout', 0, 0);
   const createTable = options.createTable ?? true;
-  const prepared = options.preparedStatements ?? true;
+  const prepared = options.preparedStatements ?? 'auto';
+  if (prepared !== true && prepared !== false && prepared !== 'auto')
+    throw new TypeError(`preparedStatements must be true, false or 'auto'; got ${String(prepared)}`);
 
   let settings: ConnectionSettings | undefined;
   let pool: PostgresPool;
@@ -182,10 +194,10 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     settings = resolveConnectionSettings({ connectionString, caFile });
     target = settings.target;
     connectTimeout = explicitConnectTimeout ?? settings.connectTimeout ?? DEFAULTS.connectTimeout;
-    pool = createPool(settings, { poolSize, statementTimeout, connectTimeout }, settings.ssl ?? false);
+    pool = createPool(settings, { poolSize, statementTimeout, connectTimeout, pooled: false }, settings.ssl ?? false);
   }
 
-  pool = await waitForDatabase(pool, settings, {
+  const connected = await waitForDatabase(pool, settings, {
     target,
     table,
     quotedSchema,
@@ -197,15 +209,22 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     statementTimeout,
     connectTimeout,
   });
+  pool = connected.pool;
+  const { pooled } = connected;
 
   const digest = createHash('sha256').update(table).digest('hex').slice(0, 16);
   const commit = new GroupCommit({
     pool,
     table,
     maxInFlight: Math.min(batchesInFlight, callerPool?.options?.max ?? poolSize),
-    statementNames: prepared
-      ? { insert: `plant_store_insert_${digest}`, select: `plant_store_select_${digest}` }
-      : undefined,
+    statementNames:
+      prepared === true || (prepared === 'auto' && !pooled)
+        ? { insert: `plant_store_insert_${digest}`, select: `plant_store_select_${digest}` }
+        : undefined,
+    unnamedOnTrouble: prepared === 'auto',
+    // A pooler in transaction mode hands each transaction to any server connection: the timeout goes
+    // with each transaction, since a session's setting would stay on one server connection.
+    transactionTimeout: pooled && statementTimeout > 0 ? statementTimeout : undefined,
     target,
     types: TYPES,
     // Past the insert's own bound, so that the server's cancellation, which keeps the connection, comes first.
@@ -276,9 +295,13 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
 /** A pool the store made, which it ends on close. */
 type OwnedPool = PostgresPool & { end(): Promise<void> };
 
+/**
+ * `pooled`: a pooler is in front of the database, which refuses the statement timeout as a start-up
+ * parameter (PgBouncer, unless told to ignore it); the store then sets it in each transaction.
+ */
 function createPool(
   settings: ConnectionSettings,
-  sizes: { poolSize: number; statementTimeout: number; connectTimeout: number },
+  sizes: { poolSize: number; statementTimeout: number; connectTimeout: number; pooled: boolean },
   ssl: ConnectionOptions | false,
 ): OwnedPool {
   if (settings.hosts.length > 1 || settings.targetSessionAttrs !== 'any') {
@@ -302,7 +325,7 @@ function createPool(
     max: sizes.poolSize,
     connectionTimeoutMillis: sizes.connectTimeout,
     ...(sizes.statementTimeout > 0 && {
-      statement_timeout: sizes.statementTimeout,
+      ...(!sizes.pooled && { statement_timeout: sizes.statementTimeout }),
       // The server's timeout cannot fire when the server itself stops answering: the driver's, a little
       // later, frees the connection then.
       query_timeout: sizes.statementTimeout + 2_000,
@@ -334,20 +357,29 @@ interface StartOptions {
   readonly connectTimeout: number;
 }
 
+/** The pool the start settled on, and whether a pooler is in front of the database. */
+interface Connected {
+  pool: PostgresPool;
+  pooled: boolean;
+}
+
 /**
  * Tries to connect and check the table until `startTimeout` has passed, then gives up with the last
- * reason. Resolves to the pool to use: for sslmode=prefer, one without TLS when the server has none.
- * A pool the store made (`settings` given) is ended when it gives up.
+ * reason; what waiting cannot cure (a wrong password, an unknown database or role, a certificate that
+ * does not verify) gives up at once. Resolves to the pool to use: for sslmode=prefer, one without TLS
+ * when the server has none; behind a pooler that refuses the statement timeout as a start-up
+ * parameter, one that does not send it. A pool the store made (`settings` given) is ended when it
+ * gives up.
  */
 async function waitForDatabase(
   pool: PostgresPool,
   settings: ConnectionSettings | undefined,
   start: StartOptions,
-): Promise<PostgresPool> {
-  const current = { pool };
+): Promise<Connected> {
+  const current: Connected = { pool, pooled: false };
   try {
     await connectAndPrepare(current, settings, start);
-    return current.pool;
+    return current;
   } catch (error) {
     if (settings !== undefined) await (current.pool as OwnedPool).end().catch(() => undefined);
     throw error;
@@ -355,7 +387,7 @@ async function waitForDatabase(
 }
 
 async function connectAndPrepare(
-  current: { pool: PostgresPool },
+  current: Connected,
   settings: ConnectionSettings | undefined,
   start: StartOptions,
 ): Promise<void> {
@@ -374,23 +406,31 @@ async function connectAndPrepare(
       if (error instanceof PostgresStoreError) throw error;
       const late = error === TIMED_OUT;
       const message = (error as { message?: unknown }).message;
-      if (
+      const preferPlain =
         tls &&
         settings?.sslMode === 'prefer' &&
         typeof message === 'string' &&
-        message.startsWith('The server does not support SSL')
-      ) {
+        message.startsWith('The server does not support SSL');
+      const pooler =
+        settings !== undefined && !current.pooled && refusedStartupParameter(error) === 'statement_timeout';
+      if (settings !== undefined && (preferPlain || pooler)) {
         // libpq's prefer: TLS when the server offers it, a plain connection when it does not.
-        tls = false;
+        if (preferPlain) tls = false;
+        if (pooler) current.pooled = true;
         await (current.pool as OwnedPool).end().catch(() => undefined);
         current.pool = createPool(
           settings,
-          { poolSize: start.poolSize, statementTimeout: start.statementTimeout, connectTimeout: start.connectTimeout },
-          false,
+          {
+            poolSize: start.poolSize,
+            statementTimeout: start.statementTimeout,
+            connectTimeout: start.connectTimeout,
+            pooled: current.pooled,
+          },
+          tls ? (settings.ssl ?? false) : false,
         );
         continue;
       }
-      if (!late && !isUnavailable(error)) {
+      if (!late && isFatalAtStart(error)) {
         throw new PostgresStoreError(
           'refused',
           start.target,

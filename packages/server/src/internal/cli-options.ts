@@ -12,13 +12,20 @@ export class UsageError extends Error {
 export type StoreChoice =
   | { readonly kind: 'memory' }
   | { readonly kind: 'file'; readonly path: string }
-  /** `startTimeout`: how long to wait for the database at start, in ms (`--database-wait`). */
+  /** The store's options, from the `--database-*` flags and `PLANT_STORE_DATABASE_*` variables; times in ms. */
   | {
       readonly kind: 'postgres';
       readonly connectionString: string;
+      /** `--database-wait`. */
       readonly startTimeout?: number;
       readonly schema?: string;
       readonly table?: string;
+      readonly poolSize?: number;
+      readonly batchesInFlight?: number;
+      readonly statementTimeout?: number;
+      readonly connectTimeout?: number;
+      readonly preparedStatements?: boolean | 'auto';
+      readonly createTable?: boolean;
     };
 
 /** What the command line asks for. */
@@ -59,11 +66,29 @@ Options (each flag wins over its environment variable):
   --data <file>        durable store file                  PLANT_STORE_DATA       (default: memory)
   --database <url>     PostgreSQL, postgres://user:pass@host:port/db (PG* variables fill in the rest)
                                                            PLANT_STORE_DATABASE_URL
+                       URL parameters as libpq names them: sslmode, sslrootcert, sslcert, sslkey,
+                       connect_timeout, application_name, options
   --database-wait <s>  how long to wait for the database   PLANT_STORE_DATABASE_WAIT (default 10)
                        to accept a connection at start
   --database-schema <name>, --database-table <name>
                        where the plants are                PLANT_STORE_DATABASE_SCHEMA, _TABLE
                                                            (default public, plants)
+  --database-pool-size <n>
+                       connections per process             PLANT_STORE_DATABASE_POOL_SIZE (default 10)
+  --database-batches <n>
+                       insert statements in flight         PLANT_STORE_DATABASE_BATCHES (default 2)
+  --database-statement-timeout <s>
+                       per statement; 0 for none, or ms    PLANT_STORE_DATABASE_STATEMENT_TIMEOUT
+                       with a suffix (500ms)               (default 5)
+  --database-connect-timeout <s>
+                       to open one connection; 0 for none  PLANT_STORE_DATABASE_CONNECT_TIMEOUT
+                                                           (default 5, or connect_timeout in the URL)
+  --database-prepared-statements <auto|on|off>
+                       named statements; auto drops them   PLANT_STORE_DATABASE_PREPARED_STATEMENTS
+                       behind a pooler that mixes sessions (default auto)
+  --database-create-table <yes|no>
+                       create the table when absent        PLANT_STORE_DATABASE_CREATE_TABLE
+                                                           (default yes)
   --log                JSON log lines on stderr            PLANT_STORE_LOG        (1/true)
   --log-level <level>  debug, info (each request), warn,   PLANT_STORE_LOG_LEVEL  (default info)
                        error
@@ -94,6 +119,12 @@ const FLAGS = {
   'database-wait': { type: 'string' },
   'database-schema': { type: 'string' },
   'database-table': { type: 'string' },
+  'database-pool-size': { type: 'string' },
+  'database-batches': { type: 'string' },
+  'database-statement-timeout': { type: 'string' },
+  'database-connect-timeout': { type: 'string' },
+  'database-prepared-statements': { type: 'string' },
+  'database-create-table': { type: 'string' },
   log: { type: 'boolean' },
   'log-level': { type: 'string' },
   'ops-port': { type: 'string' },
@@ -239,8 +270,9 @@ function storeChoice(values: Flags, env: Env): StoreChoice {
   }
   if (data !== undefined) return { kind: 'file', path: data };
   if (database !== undefined) return postgresChoice(database, values, env);
-  for (const flag of ['database-wait', 'database-schema', 'database-table'] as const) {
-    if (values[flag] !== undefined) throw new UsageError(`--${flag} goes with --database`);
+  for (const flag of Object.keys(FLAGS)) {
+    if (flag.startsWith('database-') && values[flag as keyof Flags] !== undefined)
+      throw new UsageError(`--${flag} goes with --database`);
   }
   return { kind: 'memory' };
 }
@@ -258,14 +290,79 @@ function postgresChoice(url: string, values: Flags, env: Env): Extract<StoreChoi
   const schema = values['database-schema'] ?? nonEmpty(env.PLANT_STORE_DATABASE_SCHEMA);
   const table = values['database-table'] ?? nonEmpty(env.PLANT_STORE_DATABASE_TABLE);
   const where = { ...(schema !== undefined && { schema }), ...(table !== undefined && { table }) };
-  const wait = values['database-wait'] ?? nonEmpty(env.PLANT_STORE_DATABASE_WAIT);
-  if (wait === undefined) return { kind: 'postgres', connectionString: url, ...where };
-  const seconds = /^\d{1,6}$/.test(wait.trim()) ? Number(wait.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(seconds)) {
-    const source = values['database-wait'] !== undefined ? '--database-wait' : 'PLANT_STORE_DATABASE_WAIT';
-    throw new UsageError(`${source} must be a whole number of seconds, got ${JSON.stringify(wait)}`);
+  /** A flag's value, else its PLANT_STORE_DATABASE_* variable's, with the name to quote in an error. */
+  const read = (flag: keyof Flags & `database-${string}`) => {
+    const variable = `PLANT_STORE_${flag.toUpperCase().replaceAll('-', '_')}`;
+    const fromFlag = values[flag] as string | undefined;
+    const value = fromFlag ?? nonEmpty(env[variable]);
+    return value === undefined ? undefined : { value, source: fromFlag !== undefined ? `--${flag}` : variable };
+  };
+  const wait = read('database-wait');
+  if (wait !== undefined) {
+    const seconds = /^\d{1,6}$/.test(wait.value.trim()) ? Number(wait.value.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(seconds))
+      throw new UsageError(`${wait.source} must be a whole number of seconds, got ${JSON.stringify(wait.value)}`);
   }
-  return { kind: 'postgres', connectionString: url, startTimeout: seconds * 1000, ...where };
+  const poolSize = read('database-pool-size');
+  const batches = read('database-batches');
+  const statementTimeout = read('database-statement-timeout');
+  const connectTimeout = read('database-connect-timeout');
+  const prepared = read('database-prepared-statements');
+  const createTable = read('database-create-table');
+  return {
+    kind: 'postgres',
+    connectionString: url,
+    ...(wait !== undefined && { startTimeout: Number(wait.value.trim()) * 1000 }),
+    ...where,
+    ...(poolSize !== undefined && { poolSize: parseCount(poolSize, 'connections', 1) }),
+    ...(batches !== undefined && { batchesInFlight: parseCount(batches, 'statements', 1) }),
+    ...(statementTimeout !== undefined && { statementTimeout: parseDuration(statementTimeout) }),
+    ...(connectTimeout !== undefined && { connectTimeout: parseDuration(connectTimeout) }),
+    ...(prepared !== undefined && { preparedStatements: parsePrepared(prepared) }),
+    ...(createTable !== undefined && { createTable: parseYesNo(createTable) }),
+  };
+}
+
+interface Sourced {
+  readonly value: string;
+  /** The flag or variable it came from, to name in an error. */
+  readonly source: string;
+}
+
+/** A whole number from `min` to 10,000 (a bound far past any sane pool). */
+function parseCount({ value, source }: Sourced, unit: string, min: number): number {
+  const count = /^\d{1,5}$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!(count >= min && count <= 10_000))
+    throw new UsageError(`${source} must be a number of ${unit} from ${min} to 10000, got ${JSON.stringify(value)}`);
+  return count;
+}
+
+/** Seconds (`5`, `1.5`, `5s`) or milliseconds (`500ms`), as whole milliseconds; 0 for none. */
+function parseDuration({ value, source }: Sourced): number {
+  const match = /^(\d{1,7}(?:\.\d{1,3})?)\s*(ms|s)?$/.exec(value.trim());
+  const ms = match === null ? Number.NaN : Number(match[1]) * (match[2] === 'ms' ? 1 : 1000);
+  if (!Number.isSafeInteger(ms))
+    throw new UsageError(
+      `${source} must be seconds (5, 1.5, 5s) or milliseconds (500ms), 0 for none, got ${JSON.stringify(value)}`,
+    );
+  return ms;
+}
+
+/** `auto`, or on/off as the boolean variables are written. */
+function parsePrepared(sourced: Sourced): boolean | 'auto' {
+  if (sourced.value.trim().toLowerCase() === 'auto') return 'auto';
+  try {
+    return parseYesNo(sourced);
+  } catch {
+    throw new UsageError(`${sourced.source} must be auto, on or off, got ${JSON.stringify(sourced.value)}`);
+  }
+}
+
+/** A flag's yes/no value, which an empty value does not leave unset. */
+function parseYesNo({ value, source }: Sourced): boolean {
+  const answer = parseFlag(value, source);
+  if (answer === undefined) throw new UsageError(`${source} must be yes/on/true/1 or no/off/false/0, got ""`);
+  return answer;
 }
 
 /** `import --data <file> --database <url>`: both stores named, nothing else taken. */

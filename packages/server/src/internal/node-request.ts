@@ -12,6 +12,29 @@ export class ClientClosedError extends Error {
 }
 
 /**
+ * Why a body read ended without a body: something mounted before the listener (a body parser such as
+ * `express.json()`) read the stream and kept no bytes. A fault of the app's setup, so the message
+ * names the fix; the listener answers it as a 500 with this message.
+ */
+export class BodyAlreadyReadError extends Error {
+  override readonly name = 'BodyAlreadyReadError';
+  constructor() {
+    super(
+      'the request body was read before the Plant Store listener (by a body parser such as express.json()) ' +
+        'and its bytes were not kept: mount the listener before any body parser, or keep the raw bytes ' +
+        "(express.raw({ type: '*/*' }) on its path; for Fastify, register @plant-store/server/fastify)",
+    );
+  }
+}
+
+/** Mounts written the Express way put these on the request; body parsers that keep the bytes put `body`/`rawBody`. */
+interface MountedRequest extends IncomingMessage {
+  originalUrl?: string;
+  body?: unknown;
+  rawBody?: unknown;
+}
+
+/**
  * The core's view of one node:http request. A class rather than an object of closures so that the
  * per-request cost is one small allocation: this is the hot path the benchmark measures.
  */
@@ -20,15 +43,17 @@ export class NodeRequest implements PlantStoreRequest {
   readonly path: string;
   /** Set once the body passed the limit: the connection must not be reused (the rest is unread). */
   overflowed = false;
+  /** Set when the body had been read before the listener and not kept: the answer names the fix. */
+  bodyAlreadyRead = false;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly expectsContinue: boolean,
+    basePath: string,
   ) {
     this.method = req.method ?? 'GET';
-    // Express strips the mount path from `url` and keeps the full one in `originalUrl`.
-    this.path = pathOf((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '/');
+    this.path = pathOf(mountedUrl(req as MountedRequest, basePath));
   }
 
   header(name: string): string | null {
@@ -43,6 +68,8 @@ export class NodeRequest implements PlantStoreRequest {
     // RFC 9110 §10.1.1: "100 Continue" only once the core has decided it wants the body, so a
     // client that would be refused (401, 413 by Content-Length, 415) never sends it.
     if (this.expectsContinue && !this.res.headersSent) this.res.writeContinue();
+    // Read by a framework before the listener: its kept bytes are the body, or nothing is left.
+    if (req.readableDidRead || req.readableEnded) return this.keptBody(limit);
     return new Promise<Uint8Array | null>((resolve, reject) => {
       // Gone before the core asked: no 'close' is coming any more, so waiting would hang.
       if (req.destroyed) {
@@ -93,6 +120,42 @@ export class NodeRequest implements PlantStoreRequest {
       req.on('close', onFail);
     });
   }
+
+  /**
+   * The body a framework read and kept on the request: bytes (`express.raw()`, a Buffer `rawBody`) or
+   * text (`express.text()`), which JSON was before it was decoded, so ids stay exact.
+   */
+  private keptBody(limit: number): Promise<Uint8Array | null> {
+    const req = this.req as MountedRequest;
+    for (const kept of [req.rawBody, req.body]) {
+      const bytes =
+        typeof kept === 'string' ? Buffer.from(kept, 'utf8') : kept instanceof Uint8Array ? kept : undefined;
+      if (bytes !== undefined) return Promise.resolve(bytes.byteLength > limit ? null : bytes);
+    }
+    this.bodyAlreadyRead = true;
+    return Promise.reject(new BodyAlreadyReadError());
+  }
+}
+
+/**
+ * The request target the core routes: under a mount (Express's `app.use('/prefix', listener)` strips
+ * the prefix from `url` and keeps the full target in `originalUrl`), the path under the mount, so the
+ * listener serves wherever it is mounted; a `basePath` that the full target starts with is matched
+ * against the full target, so a `basePath` repeating the mount path serves there too.
+ */
+function mountedUrl(req: MountedRequest, basePath: string): string {
+  const url = req.url ?? '/';
+  const original = req.originalUrl;
+  if (original === undefined || original === url || basePath === '') return url;
+  return original.startsWith(basePath) && (original.length === basePath.length || isPathEnd(original, basePath.length))
+    ? original
+    : url;
+}
+
+/** Whether the target's prefix ends at `at` (a `/`, a `?` or the end), so `/api` never matches `/apix`. */
+function isPathEnd(target: string, at: number): boolean {
+  const c = target.charCodeAt(at);
+  return c === 47 /* "/" */ || c === 63 /* "?" */;
 }
 
 /** The path of a request target, without the query (which may carry secrets and is not routed). */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
-import { NodeRequest, pathOf } from './node-request.js';
+import { ErrorCode } from '@plant-store/core';
+import { BodyAlreadyReadError, NodeRequest, pathOf } from './node-request.js';
 import { describeError, type Logger, pathForLog } from './logger.js';
 import { errorCodeOf, type Metrics } from './metrics.js';
 import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
@@ -26,7 +27,7 @@ export interface ListenerState {
  * service is the core's.
  */
 export function createRequestListener(
-  app: Pick<PlantStoreApp, 'handle'>,
+  app: Pick<PlantStoreApp, 'handle' | 'basePath'>,
   state: ListenerState,
   expectsContinue: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -39,7 +40,7 @@ export function createRequestListener(
       void state.answers.then((answers) => sendAnswer(state, req, res, answers.missingHost, started));
       return;
     }
-    const request = new NodeRequest(req, res, expectsContinue);
+    const request = new NodeRequest(req, res, expectsContinue, app.basePath);
     app.handle(request).then(
       (response) => send(state, req, res, request, response, started),
       (error: unknown) => {
@@ -52,6 +53,12 @@ export function createRequestListener(
     );
   };
 }
+
+/** The spec's Error body for a request whose body a framework read first. */
+const BODY_ALREADY_READ = JSON.stringify({
+  error: ErrorCode.INTERNAL_ERROR,
+  message: new BodyAlreadyReadError().message,
+});
 
 function send(
   state: ListenerState,
@@ -71,17 +78,19 @@ function send(
   // spread: on Node 20 the spread of these objects takes a slow path that costs the server about a
   // fifth of its throughput.
   const headers: OutgoingHttpHeaders = Object.assign({}, response.headers);
+  // The core's 500 says nothing of its cause; this one is the app's setup, so the answer names the fix.
+  const body = request.bodyAlreadyRead && response.status === 500 ? BODY_ALREADY_READ : response.body;
   // RFC 9110 §8.6: no Content-Length on a 204. Elsewhere it is set so Node never picks chunked.
   if (response.status !== 204 && headers['content-length'] === undefined) {
-    headers['content-length'] = Buffer.byteLength(response.body);
+    headers['content-length'] = Buffer.byteLength(body);
   }
   // An unread or partly read body (refused before reading, or over the limit) must not be
   // drained on a kept-alive socket: that is how a client would stream forever. Closing also
   // makes a shutting-down server's sockets go away once their last answer is out.
   if (state.closing || request.overflowed || !req.complete) headers['connection'] = 'close';
   res.writeHead(response.status, headers);
-  res.end(response.body);
-  finish(state, req, request.path, response.status, response.body, requestId, started);
+  res.end(body);
+  finish(state, req, request.path, response.status, body, requestId, started);
 }
 
 function sendAnswer(

@@ -6,7 +6,7 @@
 // error the store answers with 503, and the servers are asked again at most every RETRY_PAUSE ms.
 import type { PostgresPoolClient } from '../postgres-store.js';
 import { boundedQuery } from './bounded-query.js';
-import { breaksConnection, describe, isUnavailable } from './failures.js';
+import { breaksConnection, describe, isFatalAtStart, isUnavailable } from './failures.js';
 import { describeHosts, type Host, hostName, type TargetSessionAttrs } from './hosts.js';
 
 /** A pool of connections to one server, as the store makes them (a `pg.Pool`). */
@@ -154,8 +154,9 @@ export class FailoverPool {
       reasons.push({ host, error: reason });
       if (reused === undefined) void pool.end().catch(ignore);
     }
-    // A fault that waiting cannot cure (a wrong password, TLS refused) is reported as it is.
-    const fault = reasons.find((reason) => !isUnavailable(reason.error));
+    // A fault that waiting cannot cure (a wrong password, TLS refused, a pooler's refusal) is reported
+    // as it is.
+    const fault = reasons.find((reason) => isFatalAtStart(reason.error));
     if (fault !== undefined) throw fault.error;
     const wanted = targetSessionAttrs === 'any' ? 'accepts a connection' : `qualifies as ${targetSessionAttrs}`;
     const error = new AggregateError(

@@ -6,7 +6,8 @@
 // SELECT that follows, a new statement that sees the winner another server committed.
 import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@plant-store/core';
 import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
-import { breaksConnection, describe, isUnavailable } from './failures.js';
+import { PostgresStoreError } from '../postgres-store-error.js';
+import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
 import { decodeText, encodeText } from './text-codec.js';
 
@@ -41,6 +42,11 @@ interface Slot {
   reason?: Error;
 }
 
+interface StatementNames {
+  readonly insert: string;
+  readonly select: string;
+}
+
 interface StoredRow {
   id: string;
   name: string;
@@ -54,7 +60,14 @@ export interface GroupCommitOptions {
   /** Statements in flight at most. */
   readonly maxInFlight: number;
   /** Names for prepared statements (parsed once per connection), or undefined for unnamed ones. */
-  readonly statementNames: { readonly insert: string; readonly select: string } | undefined;
+  readonly statementNames: StatementNames | undefined;
+  /**
+   * Drop the names for good at the first 42P05/26000 (a pooler sharing server connections between
+   * sessions), and run that statement again unnamed: it did not run, since its Parse or Bind failed.
+   */
+  readonly unnamedOnTrouble: boolean;
+  /** Milliseconds: run each statement in a transaction that sets its own statement_timeout (behind a pooler). */
+  readonly transactionTimeout: number | undefined;
   /** `host:port`, for messages. */
   readonly target: string;
   /** The driver's type parsers with int8 as text, passed with every query. */
@@ -79,8 +92,10 @@ export class GroupCommit {
   private rows = 0;
   private readonly insertSql: string;
   private readonly selectSql: string;
+  private names: StatementNames | undefined;
 
   constructor(private readonly options: GroupCommitOptions) {
+    this.names = options.statementNames;
     this.insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
     this.selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
   }
@@ -174,6 +189,8 @@ export class GroupCommit {
       client.removeListener('error', ignore);
       client.release(error);
     };
+    let open = false;
+    const timeout = this.options.transactionTimeout;
     try {
       client = await this.options.pool.connect();
       client.on('error', ignore);
@@ -192,27 +209,26 @@ export class GroupCommit {
           ),
         ) ?? ignore;
       sent = true;
-      const inserted = await client.query<{ id: string }>({
-        ...(this.options.statementNames && { name: this.options.statementNames.insert }),
-        text: this.insertSql,
-        values: [
-          batch.map((c) => c.key),
-          batch.map((c) => encodeText(c.plant.name)),
-          batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
-        ],
-        types: this.options.types,
-      });
+      if (timeout !== undefined) {
+        // One simple-protocol message: the transaction and its timeout cost one round trip.
+        await client.query({ text: `BEGIN; SET LOCAL statement_timeout = ${timeout}` });
+        open = true;
+      }
+      const inserted = await this.statement<{ id: string }>(client, 'insert', this.insertSql, [
+        batch.map((c) => c.key),
+        batch.map((c) => encodeText(c.plant.name)),
+        batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
+      ]);
       const created = new Set(inserted.rows.map((row) => row.id));
       const taken = batch.filter((c) => !created.has(c.key));
       const stored = new Map<string, StoredRow>();
       if (taken.length > 0) {
-        const found = await client.query<StoredRow>({
-          ...(this.options.statementNames && { name: this.options.statementNames.select }),
-          text: this.selectSql,
-          values: [taken.map((c) => c.key)],
-          types: this.options.types,
-        });
+        const found = await this.statement<StoredRow>(client, 'select', this.selectSql, [taken.map((c) => c.key)]);
         for (const row of found.rows) stored.set(row.id, row);
+      }
+      if (open) {
+        await client.query({ text: 'COMMIT' });
+        open = false;
       }
       for (const candidate of batch) {
         if (created.has(candidate.key)) {
@@ -239,14 +255,41 @@ export class GroupCommit {
       // Given up by the store: its reason says more than the driver's "Connection terminated".
       const error = slot.reason ?? thrown;
       if (breaksConnection(error)) broken = error;
+      else if (open && client !== undefined) {
+        // Back to a clean session before the connection goes back to the pool (and the pooler's server
+        // connection back to its pool); one that cannot roll back is thrown away.
+        await client.query({ text: 'ROLLBACK' }).catch((rollback: unknown) => {
+          broken = rollback;
+        });
+      }
       const failure = isUnavailable(error)
         ? new StoreUnavailableError(unavailableMessage(error, this.options.target, sent), { cause: error })
-        : error;
+        : unexpected(error, this.options.table, this.options.target);
       for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
       unwatch();
       // A connection that failed is thrown away, not handed to the next batch.
       release(broken === undefined ? undefined : (broken as Error));
+    }
+  }
+
+  /** One of the store's two statements, named while names are in use. */
+  private async statement<Row>(
+    client: PostgresPoolClient,
+    which: keyof StatementNames,
+    text: string,
+    values: unknown[],
+  ): Promise<{ rows: Row[] }> {
+    const name = this.names?.[which];
+    try {
+      return await client.query<Row>({ ...(name !== undefined && { name }), text, values, types: this.options.types });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      // Never inside a transaction: the store sets one up only behind a pooler it found at start, and
+      // then has no names to drop.
+      if (name === undefined || !this.options.unnamedOnTrouble || !isPreparedStatementTrouble(code)) throw error;
+      this.names = undefined;
+      return client.query<Row>({ text, values, types: this.options.types });
     }
   }
 
@@ -265,10 +308,28 @@ function unavailableMessage(error: unknown, target: string, sent: boolean): stri
   const code = (error as { code?: unknown }).code;
   if (code === '57014')
     return `PostgreSQL at ${target} did not finish the insert in time (statement timeout); nothing was acknowledged`;
+  if (isPreparedStatementTrouble(code)) {
+    return `PostgreSQL at ${target} is unavailable: ${describe(error)}; a pooler in transaction mode hands one session's prepared statements to another: set preparedStatements to 'auto' or false`;
+  }
   if (sent && breaksConnection(error)) {
     return `the connection to PostgreSQL at ${target} was lost during the insert, so whether it committed is unknown; a retry replays or creates it: ${describe(error)}`;
   }
   return `PostgreSQL at ${target} is unavailable: ${describe(error)}`;
+}
+
+/**
+ * A failure the store does not expect (a bug, or a table changed under it: 42P01, 42703, 22*, XX000…):
+ * the app answers 500, and the message, which its log line carries, names the SQLSTATE.
+ */
+function unexpected(error: unknown, table: string, target: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return error;
+  return new PostgresStoreError(
+    'statement',
+    target,
+    `PostgreSQL at ${target} failed an insert into ${table} with SQLSTATE ${code}: ${(error as Error).message}`,
+    { cause: error, sqlState: code },
+  );
 }
 
 /** The plant a row stands for: strings decoded, NULL tag absent. */

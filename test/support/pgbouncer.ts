@@ -1,0 +1,136 @@
+// A real PgBouncer in front of a test's PostgreSQL: Debian's package (`apt-get install pgbouncer`, which
+// .ci/run does), started on a free port of 127.0.0.1 with its own configuration in a temporary directory,
+// left at PgBouncer's defaults but for the pool mode and what it needs to reach the database. A machine
+// without it fails the test that asks for one, naming the remedy: never a silent pass.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './postgres.js';
+
+/** Where Debian's package puts it; PLANT_STORE_TEST_PGBOUNCER names another. */
+const PGBOUNCER = process.env.PLANT_STORE_TEST_PGBOUNCER || '/usr/sbin/pgbouncer';
+
+/** Who PgBouncer runs as when started as root, which it refuses to stay. */
+const RUN_AS = 'nobody';
+
+export type PoolMode = 'session' | 'transaction';
+
+/** A PgBouncer the test started. */
+export interface TestPgBouncer {
+  /** The database URL through PgBouncer: the upstream URL with its host and port replaced. */
+  readonly url: string;
+  readonly port: number;
+  /** `PgBouncer 1.18.0`, as `pgbouncer --version` prints it. */
+  readonly version: string;
+  /** What PgBouncer wrote to stderr: its log. */
+  log(): string;
+  /** Stops it (SIGINT: immediate shutdown) and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** The version line of the PgBouncer the tests use; throws naming the remedy when there is none. */
+export function pgbouncerVersion(): string {
+  if (!existsSync(PGBOUNCER)) {
+    throw new Error(
+      `PgBouncer is not installed at ${PGBOUNCER}: install Debian's package (apt-get install -y pgbouncer, as .ci/run does), or set PLANT_STORE_TEST_PGBOUNCER to its path`,
+    );
+  }
+  return execFileSync(PGBOUNCER, ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+}
+
+/**
+ * Starts PgBouncer in `poolMode` in front of the PostgreSQL of `upstreamUrl` (a URL with a user and a
+ * password, as `openTestDatabase()` gives). Authentication is SCRAM on both sides, from a userlist
+ * holding that one user; every other setting is PgBouncer's default, unless `settings` adds some.
+ */
+export async function startPgBouncer(
+  upstreamUrl: string,
+  poolMode: PoolMode,
+  settings: Readonly<Record<string, string>> = {},
+): Promise<TestPgBouncer> {
+  const version = pgbouncerVersion();
+  const upstream = new URL(upstreamUrl);
+  const user = decodeURIComponent(upstream.username);
+  const password = decodeURIComponent(upstream.password);
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-pgbouncer-'));
+  // As root PgBouncer refuses to run unless told a user to become, who must read its files.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const asRoot = process.getuid?.() === 0;
+  // The password file is for PgBouncer's user alone.
+  writeFileSync(join(dir, 'userlist.txt'), `${quote(user)} ${quote(password)}\n`, { mode: 0o600 });
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', RUN_AS], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', RUN_AS], { encoding: 'utf8' }).trim());
+    chownSync(join(dir, 'userlist.txt'), uid, gid);
+  }
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${upstream.hostname} port=${upstream.port || '5432'}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      // No socket file in a shared directory.
+      'unix_socket_dir =',
+      'auth_type = scram-sha-256',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      `pool_mode = ${poolMode}`,
+      ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
+      '',
+    ].join('\n'),
+    { mode: 0o644 },
+  );
+  const child: ChildProcess = spawn(PGBOUNCER, [...(asRoot ? ['-u', RUN_AS] : []), join(dir, 'pgbouncer.ini')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const cleanup = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPort(port, child, () => log);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  const url = new URL(upstreamUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return { url: url.toString(), port, version, log: () => log, close: cleanup };
+}
+
+/** Resolves once `port` accepts a connection (at most 10 s); rejects with PgBouncer's log if it exits. */
+async function waitForPort(port: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`PgBouncer exited at start (${child.exitCode ?? child.signalCode}):\n${log()}`);
+    }
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`PgBouncer did not listen on 127.0.0.1:${port} within 10 s:\n${log()}`);
+}
