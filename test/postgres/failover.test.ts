@@ -6,6 +6,7 @@
 // promotion. With synchronous replication no acknowledged plant is lost; with asynchronous replication
 // the commits the standby had not received when the primary died are lost, and counted.
 import { afterEach, expect, it } from 'vitest';
+import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.js';
 import { type ReplicatedDatabase, startReplicatedPostgres } from '../support/replication.js';
 import {
   answeredDifferently,
@@ -22,7 +23,9 @@ import {
 } from './traffic.js';
 
 let db: ReplicatedDatabase | undefined;
+const bouncers: TestPgBouncer[] = [];
 afterEach(async () => {
+  for (const bouncer of bouncers.splice(0)) await bouncer.close();
   await db?.close();
   db = undefined;
 });
@@ -43,20 +46,36 @@ interface Outcome {
   readonly origins: readonly string[];
 }
 
-/** Two servers (with `extra` flags) on the host list under load; the primary killed, the standby promoted. */
-async function failOver(synchronous: boolean, table: string, extra: readonly string[] = []): Promise<Outcome> {
+/**
+ * Two servers (with `extra` flags) on the host list under load; the primary killed, the standby
+ * promoted. `behindPgBouncer`: each PostgreSQL behind its own PgBouncer in transaction mode, and the
+ * host list names the PgBouncers.
+ */
+async function failOver(
+  synchronous: boolean,
+  table: string,
+  extra: readonly string[] = [],
+  behindPgBouncer = false,
+): Promise<Outcome> {
   const replicas = await startReplicatedPostgres({ synchronous });
   db = replicas;
+  let ports = [replicas.primary.port, replicas.standby.port];
+  if (behindPgBouncer) {
+    for (const url of [replicas.primary.url, replicas.standby.url])
+      bouncers.push(await startPgBouncer(url, 'transaction'));
+    ports = bouncers.map((bouncer) => bouncer.port);
+  }
+  const password = new URL(replicas.primary.url).password;
   const servers = await startServers([
     '--database',
-    replicas.hostListUrl('target_session_attrs=read-write'),
+    `postgres://postgres:${password}@${ports.map((port) => `127.0.0.1:${port}`).join(',')}/postgres?target_session_attrs=read-write`,
     '--database-table',
     table,
     ...extra,
   ]);
   // The banner names every server of the list (never the password).
   expect(servers[0]!.run.stdout).toContain(
-    `Database: 127.0.0.1:${replicas.primary.port},127.0.0.1:${replicas.standby.port}, table "public"."${table}"`,
+    `Database: ${ports.map((port) => `127.0.0.1:${port}`).join(',')}, table "public"."${table}"`,
   );
   const origins = servers.map((server) => server.origin);
   let phase: 'up' | 'down' | 'promoting' | 'promoted' = 'up';
@@ -86,7 +105,8 @@ async function failOver(synchronous: boolean, table: string, extra: readonly str
   const serverExits = servers.filter((server) => server.run.child.exitCode !== null).length;
   const whileDown = sent.filter((each) => each.phase === 'down');
   console.log(
-    `failover (${synchronous ? 'synchronous' : 'asynchronous'} replication${extra.length > 0 ? `, ${extra.join(' ')}` : ''}): ` +
+    `failover (${synchronous ? 'synchronous' : 'asynchronous'} replication${extra.length > 0 ? `, ${extra.join(' ')}` : ''}` +
+      `${behindPgBouncer ? `, behind ${bouncers[0]!.version} in transaction mode` : ''}): ` +
       `${sent.length} creates sent, ${acknowledged.length} acknowledged, ${lost.length} acknowledged plants missing ` +
       `on the new primary; ${whileDown.length} sent without a primary: ${whileDown.filter(unavailable).length} ` +
       `answered 503; ${sent.filter((each) => each.answer?.status === 503).length} 503s in all, ` +
@@ -123,6 +143,12 @@ it('follows a failover with asynchronous replication, counting the acknowledged 
 
 it('follows a failover with --workers 2 on the host list and synchronous replication, losing no acknowledged plant', async () => {
   const outcome = await failOver(true, 'failover_workers', ['--workers', '2']);
+  expectFollowed(outcome);
+  expect(outcome.lost).toEqual([]);
+}, 240_000);
+
+it('follows a failover behind PgBouncer in transaction mode with --workers 2, losing no acknowledged plant', async () => {
+  const outcome = await failOver(true, 'failover_pgbouncer', ['--workers', '2'], true);
   expectFollowed(outcome);
   expect(outcome.lost).toEqual([]);
 }, 240_000);
