@@ -37,6 +37,8 @@ export interface ReplicatedDatabase {
   promote(): Promise<void>;
   /** One statement on the standby (the new primary once promoted), on a connection of its own. */
   queryStandby<Row extends object>(sql: string, values?: unknown[]): Promise<Row[]>;
+  /** One statement on the primary, on a connection of its own. */
+  queryPrimary<Row extends object>(sql: string, values?: unknown[]): Promise<Row[]>;
   /** Stops both servers and removes their directories. */
   close(): Promise<void>;
 }
@@ -113,6 +115,8 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
       },
       queryStandby: async <Row extends object>(sql: string, values?: unknown[]) =>
         (await runOnce(standbyUrl.href, sql, values)) as Row[],
+      queryPrimary: async <Row extends object>(sql: string, values?: unknown[]) =>
+        (await runOnce(primary.url, sql, values)) as Row[],
       close,
     };
   } catch (error) {

@@ -5,7 +5,6 @@
 // heals: the old primary, still a primary, takes no more of the store's writes (fencing it is the HA
 // manager's job).
 import { StoreUnavailableError } from '@plant-store/core';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ReplicatedDatabase, startReplicatedPostgres } from '../../../test/support/replication.js';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.mjs';
@@ -22,15 +21,7 @@ afterAll(async () => {
   await db?.close();
 });
 
-const onOldPrimary = async (sql: string) => {
-  const client = new pg.Client({ connectionString: db.primary.url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-};
+const onOldPrimary = (sql: string) => db.queryPrimary<{ id?: string; recovery?: boolean }>(sql);
 
 it('moves from a primary cut off by the network to the promoted standby, and stays there when the path heals', async () => {
   const password = new URL(db.primary.url).password;

@@ -30,16 +30,7 @@ async function open(connectionString: string, table: string, startTimeout = 10_0
   return store;
 }
 
-const onPrimary = async (sql: string) => {
-  const pg = await import('pg');
-  const client = new pg.default.Client({ connectionString: db.primary.url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-};
+const onPrimary = (sql: string) => db.queryPrimary(sql);
 
 it('writes to the primary when the standby is listed first, with read-write and with primary', async () => {
   for (const [attrs, table] of [
