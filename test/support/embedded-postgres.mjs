@@ -347,12 +347,6 @@ export async function startPostgres(options = {}) {
 
 /** SIGKILLs a postmaster and its backends at once. */
 function killTree(postmaster) {
-  // Stopped first, so that no backend it forks while its children are listed survives it and commits.
-  try {
-    process.kill(postmaster, 'SIGSTOP');
-  } catch {
-    // Gone already.
-  }
   for (const each of [postmaster, ...childrenOf(postmaster)]) {
     try {
       process.kill(each, 'SIGKILL');
