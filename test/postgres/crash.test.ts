@@ -15,8 +15,11 @@ import {
   type Query,
   type Sent,
   startLoad,
+  servingAgain,
   startServers,
   waitFor,
+  waitForOutage,
+  waitForServing,
 } from './traffic.js';
 
 let database: EmbeddedDatabase;
@@ -110,29 +113,16 @@ it('answers only 503 while the whole database is SIGKILLed under load, serves ag
     await waitFor(10_000, '500 creates acknowledged', () => load.acknowledged().length >= 500);
     await database.kill();
     phase = 'down';
-    const killed = Date.now();
     // Down for a second at least, and both servers asked many times meanwhile.
-    await waitFor(
-      10_000,
-      'a second down, with 50 answers from each server to creates sent meanwhile',
-      () =>
-        Date.now() - killed >= 1_000 &&
-        [0, 1].every(
-          (server) => load.sent.filter((each) => each.phase === 'down' && each.server === server).length >= 50,
-        ),
-    );
+    await waitForOutage(load, phase, Date.now(), origins.length, 50, 10_000);
     // From here the database may begin to accept connections before start() returns: no rule but the
     // general one (a 200 only for a committed plant) applies to creates sent meanwhile.
     phase = 'restarting';
     await database.start();
     back = Date.now();
     phase = 'back';
-    // Both servers serve again by themselves; the time is asserted below, this bound only stops a hang.
-    await waitFor(15_000, 'a 200 from both servers for a create sent since the database is back', () =>
-      [0, 1].every((server) =>
-        load.sent.some((each) => each.phase === 'back' && each.server === server && each.answer?.status === 200),
-      ),
-    );
+    // Both servers serve again by themselves; the time is asserted below.
+    await waitForServing(load, phase, origins.length);
   } finally {
     sent = await finish(load, 500);
   }
@@ -142,13 +132,7 @@ it('answers only 503 while the whole database is SIGKILLed under load, serves ag
   const unavailable = (each: Sent) =>
     each.answer?.status === 503 && errorCode(each.answer.body) === 50301 && /^\d+$/.test(each.answer.retryAfter ?? '');
   // From the database accepting connections to each server's first 200 for a create sent since.
-  const serveAgain = [0, 1].map((server) =>
-    Math.min(
-      ...sent
-        .filter((each) => each.phase === 'back' && each.server === server && each.answer?.status === 200)
-        .map((each) => each.answeredAt - back),
-    ),
-  );
+  const serveAgain = servingAgain(sent, 'back', back, origins.length);
   // The table first: sending again would create a lost plant anew.
   const lost = await lostPlants(query, '"public"."kill_database"', acknowledged);
   const different = await answeredDifferently(origins, acknowledged);

@@ -163,6 +163,42 @@ export async function waitFor(ms: number, what: string, condition: () => boolean
   }
 }
 
+/**
+ * Waits (bounded by `ms`) until a second has passed since `since` and each of `servers` servers has
+ * answered `count` creates sent in `phase`: an outage long enough to be asked about many times.
+ */
+export function waitForOutage(load: Load, phase: string, since: number, servers: number, count = 50, ms = 15_000) {
+  return waitFor(
+    ms,
+    `a second since ${phase}, with ${count} answers from each server to creates sent meanwhile`,
+    () =>
+      Date.now() - since >= 1_000 &&
+      Array.from({ length: servers }).every(
+        (_, server) => load.sent.filter((each) => each.phase === phase && each.server === server).length >= count,
+      ),
+  );
+}
+
+/** Waits (bounded by `ms`: the rule's own bound is asserted on {@link servingAgain}) for a 200 from each server to a create sent in `phase`. */
+export function waitForServing(load: Load, phase: string, servers: number, ms = 15_000) {
+  return waitFor(ms, `a 200 from each server for a create sent in ${phase}`, () =>
+    Array.from({ length: servers }).every((_, server) =>
+      load.sent.some((each) => each.phase === phase && each.server === server && each.answer?.status === 200),
+    ),
+  );
+}
+
+/** For each of `servers` servers, the ms from `since` to its first 200 for a create sent in `phase`. */
+export function servingAgain(sent: readonly Sent[], phase: string, since: number, servers: number): number[] {
+  return Array.from({ length: servers }, (_, server) =>
+    Math.min(
+      ...sent
+        .filter((each) => each.phase === phase && each.server === server && each.answer?.status === 200)
+        .map((each) => each.answeredAt - since),
+    ),
+  );
+}
+
 /** Runs one statement on the test's database. */
 export type Query = <Row extends object>(sql: string, values?: unknown[]) => Promise<Row[]>;
 

@@ -3,8 +3,10 @@ import { StoreUnavailableError, toStoredPlant, type PlantStore } from '@plant-st
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { resolveConnectionSettings, type ConnectionSettings } from './internal/connection-settings.js';
+import { FailoverPool } from './internal/failover.js';
 import { describe, isFatalAtStart, isUnavailable, refusedStartupParameter } from './internal/failures.js';
 import { GroupCommit } from './internal/group-commit.js';
+import { LostStatements } from './internal/lost-statements.js';
 import {
   createTableStatement,
   quoteIdentifier,
@@ -37,7 +39,9 @@ export interface PostgresStoreOptions {
   /**
    * `postgres://user:password@host:port/database?sslmode=verify-full`. What it leaves out comes from the
    * PG* environment variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE, PGSSLROOTCERT,
-   * PGCONNECT_TIMEOUT, PGAPPNAME, …), then libpq's defaults, as psql resolves them.
+   * PGCONNECT_TIMEOUT, PGAPPNAME, …), then libpq's defaults, as psql resolves them. libpq's
+   * keyword/value form and host lists (`postgres://u:p@db1,db2/plants?target_session_attrs=read-write`)
+   * are read as psql reads them: the store follows a failover across the listed servers.
    */
   readonly connectionString?: string;
   /** A pool the caller owns (a `pg.Pool`), instead of a connection string: `close()` leaves it open. */
@@ -129,6 +133,10 @@ const DEFAULTS = {
   connectTimeout: 5_000,
   startTimeout: 10_000,
 };
+/** How long past the statement timeout an insert waits for the server's own cancellation. */
+const ANSWER_MARGIN = 250;
+/** Idle time of a connection before TCP keepalive probes begin. */
+const KEEPALIVE_IDLE = 10_000;
 /** The health check's bound: a readiness probe must not hang on a database that does not answer. */
 const HEALTH_TIMEOUT = 2_000;
 
@@ -219,6 +227,9 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     transactionTimeout: pooled && statementTimeout > 0 ? statementTimeout : undefined,
     target,
     types: TYPES,
+    // Past the insert's own bound, so that the server's cancellation, which keeps the connection, comes first.
+    slotTimeout: statementTimeout > 0 ? statementTimeout + 2 * ANSWER_MARGIN : 0,
+    lostStatements: new LostStatements(pool),
   });
   const healthSql = `SELECT 1 FROM ${table} LIMIT 0`;
   const livePool = pool;
@@ -232,7 +243,18 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     async insert(plant) {
       const stored = toStoredPlant(plant);
       if (closing !== undefined) throw closedError();
-      return commit.insert(stored);
+      if (statementTimeout === 0) return commit.insert(stored);
+      // An insert whose statement's answer is lost (a cut network, where the server's timeout cannot
+      // reach the store) answers within the statement timeout all the same; a moment later than the
+      // server's, whose cancellation says more when it can arrive.
+      try {
+        return await withTimeout(commit.insert(stored), statementTimeout + ANSWER_MARGIN);
+      } catch (error) {
+        if (error !== TIMED_OUT) throw error;
+        throw new StoreUnavailableError(
+          `PostgreSQL at ${target} did not acknowledge the insert within the statement timeout (${formatMs(statementTimeout)}), so whether it committed is unknown; a retry replays or creates it`,
+        );
+      }
     },
     async checkHealth() {
       if (closing !== undefined) throw closedError();
@@ -282,6 +304,15 @@ function createPool(
   sizes: { poolSize: number; statementTimeout: number; connectTimeout: number; pooled: boolean },
   ssl: ConnectionOptions | false,
 ): OwnedPool {
+  if (settings.hosts.length > 1 || settings.targetSessionAttrs !== 'any') {
+    return new FailoverPool({
+      hosts: settings.hosts,
+      targetSessionAttrs: settings.targetSessionAttrs,
+      max: sizes.poolSize,
+      checkTimeout: sizes.connectTimeout || DEFAULTS.connectTimeout,
+      open: (host) => createPool({ ...settings, ...host, hosts: [host], targetSessionAttrs: 'any' }, sizes, ssl),
+    });
+  }
   const pool = new pg.Pool({
     host: settings.host,
     port: settings.port,
@@ -300,6 +331,9 @@ function createPool(
       query_timeout: sizes.statementTimeout + 2_000,
     }),
     keepAlive: true,
+    // An idle connection whose server vanished without a word (a cut network) is found by TCP keepalive
+    // probes after this, instead of the OS's two hours (docs/postgres.md).
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE,
     idleTimeoutMillis: 30_000,
   });
   // A connection that dies while idle (the database restarts) is dropped by the pool; the next

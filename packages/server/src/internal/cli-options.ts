@@ -435,7 +435,11 @@ function storeChoice(values: Flags, env: Env): StoreChoice {
 
 function postgresChoice(url: string, values: Flags, env: Env): Extract<StoreChoice, { kind: 'postgres' }> {
   // The URL is never quoted back: it may hold a password, and this message may end up in a log.
-  if (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(url)) {
+  // libpq's keyword/value form and a URL's host list (db1:5432,db2:5433, no WHATWG URL host) are the
+  // store's to check: a URL is checked here with its first host.
+  const firstHost = url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?[^,/?#]*)[^/?#]*/i, '$1');
+  const keywordValue = /^\s*[A-Za-z_]\w*\s*=/.test(url);
+  if (!keywordValue && (!/^postgres(ql)?:\/\//i.test(url) || !URL.canParse(firstHost))) {
     throw new UsageError('--database must be a URL such as postgres://user:password@host:5432/database');
   }
   // Their form is checked by the store, whose TypeError the CLI reports with exit code 2.

@@ -5,6 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { ConnectionOptions } from 'node:tls';
+import {
+  describeHosts,
+  type Host,
+  isKeywordValue,
+  parseKeywordValue,
+  resolveHosts,
+  resolveTargetSessionAttrs,
+  splitUrlHosts,
+  type TargetSessionAttrs,
+} from './hosts.js';
 
 /** libpq's sslmode values. */
 export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
@@ -25,6 +35,7 @@ const URL_PARAMETERS = [
   'connect_timeout',
   'application_name',
   'options',
+  'target_session_attrs',
 ] as const;
 
 type Parameter = (typeof URL_PARAMETERS)[number];
@@ -43,6 +54,7 @@ const ENVIRONMENT: Record<Parameter, string> = {
   connect_timeout: 'PGCONNECT_TIMEOUT',
   application_name: 'PGAPPNAME',
   options: 'PGOPTIONS',
+  target_session_attrs: 'PGTARGETSESSIONATTRS',
 };
 
 /** What the pool is configured with, plus the target to name in messages (never the password). */
@@ -60,7 +72,10 @@ export interface ConnectionSettings {
   readonly connectTimeout: number | undefined;
   readonly applicationName: string;
   readonly options: string | undefined;
-  /** `host:port`, for messages. */
+  /** Every server of a host list, in order; `host` and `port` are the first. */
+  readonly hosts: readonly Host[];
+  readonly targetSessionAttrs: TargetSessionAttrs;
+  /** `host:port` (comma-separated for a host list), for messages. */
   readonly target: string;
 }
 
@@ -82,17 +97,17 @@ export function resolveConnectionSettings(input: ConnectionInput): ConnectionSet
   const fromUrl =
     input.connectionString === undefined || input.connectionString === ''
       ? {}
-      : parseConnectionUrl(input.connectionString);
+      : isKeywordValue(input.connectionString)
+        ? (parseKeywordValue(input.connectionString, URL_PARAMETERS) as Partial<Record<Parameter, string>>)
+        : parseConnectionUrl(input.connectionString);
   const get = (name: Parameter): string | undefined => {
     const value = fromUrl[name] ?? env[ENVIRONMENT[name]];
     return value === '' ? undefined : value;
   };
 
-  const host = get('host') ?? 'localhost';
-  const portText = get('port') ?? '5432';
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 1 || port > 65_535)
-    throw new TypeError(`the PostgreSQL port must be 1 to 65535; got ${JSON.stringify(portText)}`);
+  const hosts = resolveHosts(get('host'), get('port'));
+  const { host, port } = hosts[0]!;
+  const targetSessionAttrs = resolveTargetSessionAttrs(get('target_session_attrs'));
   const user = get('user') ?? osUser();
   const database = get('dbname') ?? user;
 
@@ -123,7 +138,9 @@ export function resolveConnectionSettings(input: ConnectionInput): ConnectionSet
     connectTimeout,
     applicationName: get('application_name') ?? 'plant-store',
     options: get('options'),
-    target: `${host}:${port}`,
+    hosts,
+    targetSessionAttrs,
+    target: describeHosts(hosts),
   };
 }
 
@@ -162,9 +179,10 @@ function tlsOptions(
 
 /** The query parameters, user, password, host, port and database of a postgres:// URL. */
 function parseConnectionUrl(text: string): Partial<Record<Parameter, string>> {
+  const list = splitUrlHosts(text);
   let url: URL;
   try {
-    url = new URL(text);
+    url = new URL(list?.url ?? text);
   } catch {
     throw new TypeError('connectionString must be a postgres:// or postgresql:// URL');
   }
@@ -181,6 +199,10 @@ function parseConnectionUrl(text: string): Partial<Record<Parameter, string>> {
   };
   if (url.hostname !== '') values.host = decode(url.hostname.replace(/^\[(.*)\]$/, '$1'), 'host');
   if (url.port !== '') values.port = url.port;
+  if (list !== undefined) {
+    values.host = list.host;
+    if (list.port !== '') values.port = list.port;
+  }
   if (url.username !== '') values.user = decode(url.username, 'user name');
   if (url.password !== '') values.password = decode(url.password, 'password');
   const database = url.pathname.replace(/^\//, '');

@@ -8,6 +8,7 @@ import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@pla
 import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
 import { PostgresStoreError } from '../postgres-store-error.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
+import type { LostStatements } from './lost-statements.js';
 import { decodeText, encodeText } from './text-codec.js';
 
 /** Rows in one statement at most, and the characters of their names and tags: a bound on its size. */
@@ -28,6 +29,17 @@ interface Candidate {
   /** The candidate's own insert first, then the inserts of the same id that joined it. */
   readonly waiters: Waiter[];
   attempts: number;
+}
+
+/** A statement's place among those in flight, and how to give it up (its connection thrown away). */
+interface Slot {
+  freed: boolean;
+  /** Throws the statement's connection away (once it has one). */
+  abandon: (error: Error) => void;
+  /** Throws the connection away and frees the place, for the next statement to go on another. */
+  readonly giveUp: (error: Error) => void;
+  /** Why it was given up, if it was. */
+  reason?: Error;
 }
 
 interface StatementNames {
@@ -60,6 +72,14 @@ export interface GroupCommitOptions {
   readonly target: string;
   /** The driver's type parsers with int8 as text, passed with every query. */
   readonly types: unknown;
+  /**
+   * Milliseconds after which a statement is given up (0: never): past the statement timeout it can
+   * only be one whose answer is lost (a cut network), so its connection is thrown away and the next
+   * statement goes on another, instead of waiting for the driver to give up on it.
+   */
+  readonly slotTimeout?: number;
+  /** Gives up sooner a statement whose answer the network lost, when the database can say so. */
+  readonly lostStatements?: LostStatements;
 }
 
 export class GroupCommit {
@@ -130,23 +150,64 @@ export class GroupCommit {
       this.inFlight++;
       this.statements++;
       this.rows += batch.length;
-      void this.run(batch).finally(() => {
+      const free = () => {
+        if (slot.freed) return;
+        slot.freed = true;
+        clearTimeout(timer);
         this.inFlight--;
         this.flush();
-      });
+      };
+      const slot: Slot = {
+        freed: false,
+        abandon: ignore,
+        giveUp: (error) => {
+          slot.reason ??= error;
+          slot.abandon(error);
+          free();
+        },
+      };
+      const timer = this.options.slotTimeout
+        ? setTimeout(
+            () => slot.giveUp(new Error(`Connection terminated: no answer within ${this.options.slotTimeout} ms`)),
+            this.options.slotTimeout,
+          )
+        : undefined;
+      void this.run(batch, slot).finally(free);
     }
   }
 
   /** One statement for `batch`, then a select for the ids it did not create; settles every waiter. */
-  private async run(batch: Candidate[]): Promise<void> {
+  private async run(batch: Candidate[], slot: Slot): Promise<void> {
     let client: PostgresPoolClient | undefined;
     let broken: unknown;
     let sent = false;
+    let released = false;
+    let unwatch = ignore;
+    const release = (error: Error | undefined) => {
+      if (client === undefined || released) return;
+      released = true;
+      client.removeListener('error', ignore);
+      client.release(error);
+    };
     let open = false;
     const timeout = this.options.transactionTimeout;
     try {
       client = await this.options.pool.connect();
       client.on('error', ignore);
+      slot.abandon = release;
+      // Given up while it waited for the connection: the connection is sound, and nothing is sent.
+      if (slot.freed) {
+        release(undefined);
+        throw slot.reason ?? new Error('Connection terminated: the statement was given up before it was sent');
+      }
+      unwatch =
+        this.options.lostStatements?.watch(client, () =>
+          slot.giveUp(
+            new Error(
+              'Connection terminated: the database never received the statement or finished it long ago, and no answer came (the network lost it)',
+            ),
+          ),
+        ) ?? ignore;
       sent = true;
       if (timeout !== undefined) {
         // One simple-protocol message: the transaction and its timeout cost one round trip.
@@ -190,7 +251,9 @@ export class GroupCommit {
           this.settle(candidate, (waiter) => waiter.reject(error));
         }
       }
-    } catch (error) {
+    } catch (thrown) {
+      // Given up by the store: its reason says more than the driver's "Connection terminated".
+      const error = slot.reason ?? thrown;
       if (breaksConnection(error)) broken = error;
       else if (open && client !== undefined) {
         // Back to a clean session before the connection goes back to the pool (and the pooler's server
@@ -204,11 +267,9 @@ export class GroupCommit {
         : unexpected(error, this.options.table, this.options.target);
       for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
-      if (client !== undefined) {
-        client.removeListener('error', ignore);
-        // A connection that failed is thrown away, not handed to the next batch.
-        client.release(broken === undefined ? undefined : (broken as Error));
-      }
+      unwatch();
+      // A connection that failed is thrown away, not handed to the next batch.
+      release(broken === undefined ? undefined : (broken as Error));
     }
   }
 
