@@ -69,7 +69,10 @@ Options (each flag wins over its environment variable):
   --database <url>     PostgreSQL, postgres://user:pass@host:port/db (PG* variables fill in the rest)
                                                            PLANT_STORE_DATABASE_URL
                        URL parameters as libpq names them: sslmode, sslrootcert, sslcert, sslkey,
-                       connect_timeout, application_name, options
+                       connect_timeout, application_name, options, target_session_attrs
+                       Failover: several hosts (postgres://u@db1:5432,db2:5432/plants
+                       ?target_session_attrs=read-write, or host=db1,db2 port=5432,5432): the store
+                       writes to the first that qualifies and moves when it goes away or turns read-only
   --database-wait <s>  how long to wait for the database   PLANT_STORE_DATABASE_WAIT (default 10)
                        to accept a connection at start
   --database-schema <name>, --database-table <name>
