@@ -2,7 +2,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   // jsdom with Node's own fetch, Request, Response, TextEncoder, streams and structuredClone, which
-  // plain `jsdom` leaves out (msw needs them: there every suite stops at "TextEncoder is not defined"),
+  // plain `jsdom` leaves out (msw needs them: there every suite stops at a ReferenceError for one),
   // and package exports read with Node's conditions rather than the browser's.
   testEnvironment: 'jest-fixed-jsdom',
   // Some of msw's dependencies ship ES modules only (`.mjs` among them); Jest's CommonJS runtime needs

@@ -30,7 +30,9 @@ console.log(
 registerChildCases(`Jest ${project.version('jest')}, jest-fixed-jsdom`, child, setupRow('jest').cases);
 checkSetupRow('jest', project, majors);
 
-it('in plain jsdom the suite stops at "TextEncoder is not defined"', async () => {
+// Which of the missing globals msw's interceptors reach first depends on their version (TextEncoder, or
+// Request in later ones): the failure is the same, a web global jsdom leaves out.
+it('in plain jsdom the suite stops at a ReferenceError for a web global jsdom leaves out', async () => {
   const plain = await runChild(
     project,
     [...jest, '--testEnvironment=jsdom', `--outputFile=${join(project.dir, 'plain.json')}`],
@@ -38,5 +40,7 @@ it('in plain jsdom the suite stops at "TextEncoder is not defined"', async () =>
   );
   expect(plain.result.status).not.toBe(0);
   expect(plain.cases).toHaveLength(1);
-  expect(plain.cases[0]!.failures.join('\n')).toContain('ReferenceError: TextEncoder is not defined');
+  expect(plain.cases[0]!.failures.join('\n')).toMatch(
+    /ReferenceError: (TextEncoder|TextDecoder|Request|Response|Headers|fetch|ReadableStream|TransformStream) is not defined/,
+  );
 });

@@ -96,7 +96,7 @@ export const SETUP_ROWS: readonly SetupRow[] = [
     packages: [{ name: 'jest', label: 'Jest', current: 30 }, ...REACT],
     msw: [2, 3],
     cases: 6,
-    checked: `${REACT_FLOWS}; plain \`jsdom\` shown to fail with "TextEncoder is not defined"`,
+    checked: `${REACT_FLOWS}; plain \`jsdom\` shown to fail with "TextEncoder is not defined" (or \`Request\`, by msw's version)`,
   },
   {
     id: 'jsdom',

@@ -301,8 +301,13 @@ it('counts --rate-limit in each worker apart: with 2 workers a credential gets u
   const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'limited-token' };
   const statuses: number[] = [];
   for (let id = 1; id <= 20; id++) statuses.push((await create(c, id)).status);
+  // Request lines reach the log in blocks (at most 200 ms late): wait for all twenty.
+  const requestLines = await until('every request line', () => {
+    const lines = logLines(c).filter((l) => l.message === 'request');
+    return lines.length === statuses.length ? lines : undefined;
+  });
   const byWorker = new Map<unknown, number[]>();
-  for (const line of logLines(c).filter((l) => l.message === 'request')) {
+  for (const line of requestLines) {
     byWorker.set(line.worker, [...(byWorker.get(line.worker) ?? []), line.status as number]);
   }
   // Each worker that answered at least 3 requests allowed exactly 3 and refused the rest.
