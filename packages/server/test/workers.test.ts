@@ -239,15 +239,19 @@ it('re-reads --token-file in every worker on SIGHUP to the primary', async () =>
       return workers.size === 2 ? workers : undefined;
     });
     expect(reloaded.size).toBe(2);
-    const requestsBefore = logLines(c).filter((l) => l.message === 'request').length;
+    // Request lines reach the log in blocks (at most 200 ms late): count once the first ten are there.
+    const requestLines = (count: number) =>
+      until(`${count} request lines`, () => {
+        const lines = logLines(c).filter((l) => l.message === 'request');
+        return lines.length >= count ? lines : undefined;
+      });
+    const requestsBefore = (await requestLines(10)).length;
     // Enough requests that both workers answer some: each must refuse the old token and accept the new.
     for (let id = 11; id <= 30; id++) {
       expect((await create(c, id, undefined, 'first-token')).status).toBe(401);
       expect((await create(c, id, undefined, 'second-token')).status).toBe(200);
     }
-    const servedAfter = logLines(c)
-      .filter((l) => l.message === 'request')
-      .slice(requestsBefore);
+    const servedAfter = (await requestLines(requestsBefore + 40)).slice(requestsBefore);
     expect(new Set(servedAfter.map((l) => l.worker)).size).toBe(2);
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
