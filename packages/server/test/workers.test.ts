@@ -27,7 +27,8 @@ interface Cluster {
   readonly token: string;
 }
 
-async function startCluster(workers: number, extra: string[] = []): Promise<Cluster> {
+/** `token`: the one the flags in `extra` give (a token file, `--token`); otherwise the banner's. */
+async function startCluster(workers: number, extra: string[] = [], token?: string): Promise<Cluster> {
   const table = `plants_workers_${tables++}`;
   const cluster = run([
     '--database',
@@ -45,10 +46,10 @@ async function startCluster(workers: number, extra: string[] = []): Promise<Clus
   ]);
   const url = await listening(cluster);
   const opsUrl = /Operations: (\S+)\/livez/.exec(cluster.stdout)?.[1];
-  const token = /Token: (\S+)/.exec(cluster.stdout)?.[1];
-  if (opsUrl === undefined || token === undefined)
+  const accepted = token ?? /Token: (\S+)/.exec(cluster.stdout)?.[1];
+  if (opsUrl === undefined || accepted === undefined)
     throw new Error(`no operations URL or token in the banner: ${cluster.stdout}`);
-  return { run: cluster, url, opsUrl, token };
+  return { run: cluster, url, opsUrl, token: accepted };
 }
 
 // Bounded: a connection the kernel handed to the worker just killed is never answered.
@@ -211,20 +212,8 @@ it('re-reads --token-file in every worker on SIGHUP to the primary', async () =>
   try {
     const file = join(dir, 'tokens.txt');
     writeFileSync(file, 'first-token\n');
-    const cluster = run([
-      '--database',
-      db.url,
-      '--database-table',
-      `plants_workers_${tables++}`,
-      '--workers',
-      '2',
-      '--port',
-      '0',
-      '--log',
-      '--token-file',
-      file,
-    ]);
-    const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'first-token' };
+    const c = await startCluster(2, ['--token-file', file], 'first-token');
+    const cluster = c.run;
     expect(cluster.stdout).not.toContain('Token:');
     for (let id = 1; id <= 10; id++) expect((await create(c, id)).status).toBe(200);
     writeFileSync(`${file}.new`, 'second-token\n');
@@ -287,22 +276,8 @@ it('takes the database password from PGPASSFILE, so no secret is on the command 
 }, 60_000);
 
 it('counts --rate-limit in each worker apart: with 2 workers a credential gets up to twice the limit', async () => {
-  const cluster = run([
-    '--database',
-    db.url,
-    '--database-table',
-    `plants_workers_${tables++}`,
-    '--workers',
-    '2',
-    '--port',
-    '0',
-    '--log',
-    '--token',
-    'limited-token',
-    '--rate-limit',
-    '3/3600',
-  ]);
-  const c: Cluster = { run: cluster, url: await listening(cluster), opsUrl: '', token: 'limited-token' };
+  const c = await startCluster(2, ['--token', 'limited-token', '--rate-limit', '3/3600'], 'limited-token');
+  const cluster = c.run;
   const statuses: number[] = [];
   for (let id = 1; id <= 20; id++) statuses.push((await create(c, id)).status);
   // Request lines reach the log in blocks (at most 200 ms late): wait for all twenty.
