@@ -9,8 +9,8 @@ export const PARTS = ['servers', 'postgres', 'ops', 'production', 'client', 'msw
 export const USAGE = `Usage: npm run bench [-- --only <part,…>]
 Parts: ${PARTS.join(', ')}. Environment: BENCH_ONLY=<part,…>, BENCH_QUICK=1 (short runs),
 BENCH_PROFILE=1, BENCH_CANDIDATE=/abs/module.mjs, BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS,
-BENCH_HEAD_BLOCKS, BENCH_PG_POOL_SIZES (see bench/README.md). Only a full run with the default plan
-writes bench/README.md.
+BENCH_HEAD_BLOCKS, BENCH_PG_POOL_SIZES, BENCH_PG_BATCHES, BENCH_PG_NETWORK=only (see bench/README.md).
+Only a full run with the default plan writes bench/README.md.
 `;
 
 /** Thrown for a flag or a part name the bench does not know; the entry prints it with the usage. */
@@ -58,6 +58,8 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     'BENCH_CONNECTIONS',
     'BENCH_HEAD_BLOCKS',
     'BENCH_PG_POOL_SIZES',
+    'BENCH_PG_BATCHES',
+    'BENCH_PG_NETWORK',
   ].filter((name) => env[name] !== undefined);
   const number = (name, fallback) => {
     if (env[name] === undefined) return fallback;
@@ -66,6 +68,18 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
       throw new BenchUsageError(`${name} must be a positive whole number, not ${JSON.stringify(env[name])}`);
     return n;
   };
+  if (env.BENCH_PG_NETWORK !== undefined && env.BENCH_PG_NETWORK !== 'only')
+    throw new BenchUsageError(`BENCH_PG_NETWORK can only be "only", not ${JSON.stringify(env.BENCH_PG_NETWORK)}`);
+  const numbers = (name) =>
+    (env[name] ?? '')
+      .split(',')
+      .filter((item) => item.trim() !== '')
+      .map((item) => {
+        const n = Number(item);
+        if (!Number.isInteger(n) || n <= 0)
+          throw new BenchUsageError(`${name} must list positive whole numbers, not ${JSON.stringify(item)}`);
+        return n;
+      });
   const plan = {
     connections: number('BENCH_CONNECTIONS', 16),
     warmup: quick ? 1 : 2,
@@ -88,17 +102,13 @@ export function readOptions(argv = process.argv.slice(2), env = process.env) {
     pgDuration: quick ? 2 : 4,
     // Extra rows of ours on PostgreSQL with other pool sizes (the store's bound on statements in
     // flight), started in code since the CLI keeps the default.
-    pgPoolSizes: (env.BENCH_PG_POOL_SIZES ?? '')
-      .split(',')
-      .filter((size) => size.trim() !== '')
-      .map((size) => {
-        const n = Number(size);
-        if (!Number.isInteger(n) || n <= 0)
-          throw new BenchUsageError(
-            `BENCH_PG_POOL_SIZES must list positive whole numbers, not ${JSON.stringify(size)}`,
-          );
-        return n;
-      }),
+    pgPoolSizes: numbers('BENCH_PG_POOL_SIZES'),
+    // The network rows: round trips the proxy adds between the servers and PostgreSQL, ms.
+    pgRoundTrips: [0.5, 2],
+    // Extra network rows of ours with `--database-batches <n>`.
+    pgBatches: numbers('BENCH_PG_BATCHES'),
+    // `only`: the network rows alone, to try them.
+    pgNetworkOnly: env.BENCH_PG_NETWORK === 'only',
   };
   return {
     help: values.help === true,

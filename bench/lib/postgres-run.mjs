@@ -1,6 +1,7 @@
 // One run of the postgres part (parts/postgres.mjs): a contender at one number of connections on an
 // empty table, with the CPU of the server (or pgbench), of the database and of the whole machine
-// over the measured window, and the creates per committed transaction.
+// over the measured window, and the creates per committed transaction. In the network rows `db.url`
+// leads through the proxy (lib/network.mjs), whose CPU is counted apart.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,13 +41,22 @@ function machineCpu() {
   }
 }
 
-/** CPU seconds of the server (or pgbench), the database and the whole machine, at one moment. */
-function sample(db, pid) {
-  return { at: performance.now(), server: procCpuSeconds(pid), db: db.cpuSeconds(), machine: machineCpu() };
+/** CPU seconds of the server (or pgbench), the database, the proxy and the whole machine, at one moment. */
+function sample(db, pid, proxyPid) {
+  return {
+    at: performance.now(),
+    server: procCpuSeconds(pid),
+    db: db.cpuSeconds(),
+    proxy: proxyPid === undefined ? 0 : procCpuSeconds(proxyPid),
+    machine: machineCpu(),
+  };
 }
 
-/** One contender, one number of connections, one round: an empty table, a fresh server, one load. */
-export async function runOne(contender, connections, round, ctx, db) {
+/**
+ * One contender, one number of connections, one round: an empty table, a fresh server, one load.
+ * `proxyPid`: the network's process, in the network rows.
+ */
+export async function runOne(contender, connections, round, ctx, db, proxyPid) {
   const { options, plan, tmp } = ctx;
   // Distinct per round and of one length, as the load generator needs (lib/load.mjs).
   const firstId = 1_000_000_000 * (round + 1);
@@ -68,7 +78,7 @@ export async function runOne(contender, connections, round, ctx, db) {
         serverPid = pid;
       },
       onWindow: (edge) => {
-        window[edge] = sample(db, serverPid);
+        window[edge] = sample(db, serverPid, proxyPid);
       },
     });
     // pgbench both sends the load and is the application: its CPU goes in the loader's column.
@@ -99,8 +109,8 @@ export async function runOne(contender, connections, round, ctx, db) {
         core: options.loadCore,
         timeoutMs: (plan.warmup + plan.pgDuration) * 1000 + 60_000,
         onLine(line) {
-          if (line.startsWith('PHASE measure')) window.start = sample(db, serverPid);
-          else if (line.startsWith('RESULT')) window.end = sample(db, serverPid);
+          if (line.startsWith('PHASE measure')) window.start = sample(db, serverPid, proxyPid);
+          else if (line.startsWith('RESULT')) window.end = sample(db, serverPid, proxyPid);
         },
       });
     } finally {
@@ -116,6 +126,7 @@ export async function runOne(contender, connections, round, ctx, db) {
   const seconds = (window.end.at - window.start.at) / 1000;
   const serverSeconds = contender.kind === 'pgbench' ? 0 : window.end.server - window.start.server;
   const dbSeconds = window.end.db - window.start.db;
+  const proxySeconds = window.end.proxy - window.start.proxy;
   const busy = window.end.machine.busy - window.start.machine.busy;
   return {
     rps: result.rps,
@@ -136,8 +147,9 @@ export async function runOne(contender, connections, round, ctx, db) {
     serverCpu: contender.kind === 'pgbench' ? Number.NaN : serverSeconds / seconds,
     dbCpu: dbSeconds / seconds,
     loaderCpu: loaderSeconds / seconds,
+    proxyCpu: proxySeconds / seconds,
     // The share of all cores that processes outside this run used in the window, and the steal.
-    othersCpu: (busy - serverSeconds - dbSeconds - loaderSeconds) / seconds / cores,
+    othersCpu: (busy - serverSeconds - dbSeconds - loaderSeconds - proxySeconds) / seconds / cores,
     steal: (window.end.machine.steal - window.start.machine.steal) / seconds / cores,
   };
 }

@@ -1,11 +1,12 @@
 // The postgres part's report (parts/postgres.mjs): a row per contender and number of connections,
-// the targets at 64 connections, and the per-round ratios.
+// the targets at 64 connections, and the per-round ratios; then the network rows.
 import { postgresContenders } from '../lib/contenders.mjs';
 import { TABLE } from '../lib/postgres.mjs';
 import { scrapes } from '../lib/postgres-run.mjs';
 import { cores } from '../lib/proc.mjs';
 import { fmt, met, notMeasured, target } from '../lib/report.mjs';
 import { median, pairedRatio } from '../lib/stats.mjs';
+import { NETWORK_CONNECTIONS, networkContenders, networkKey } from './postgres-network.mjs';
 
 const TITLE = '### PostgreSQL: unique creates on one database';
 /** ours with --log --ops-port / ours bare on PostgreSQL: the database is the bound, so they must not show. */
@@ -17,14 +18,25 @@ const TARGETS = [
   { id: 'fastify-pg', what: 'fastify + pg', limit: 2 },
   { id: 'ours-memory', what: 'ours in memory', limit: 0.5 },
 ];
+/** ours on PostgreSQL / each statement-per-request server across the network, judged at this round trip. */
+const NETWORK_TARGETS = TARGETS.slice(0, 2).map((t) => ({ ...t, limit: 3 }));
+const NETWORK_JUDGED_AT = 2;
 
 export function reportPostgres(outcome, { plan }) {
+  const networkJudged = NETWORK_TARGETS.map((t) => [networkWhat(t), `≥ ${t.limit}x`]);
   const judged = [
     ...TARGETS.map((t) => [`PostgreSQL req/s, ours vs ${t.what} (${JUDGED_AT} connections)`, `≥ ${t.limit}x`]),
     [`PostgreSQL req/s, ours --log --ops-port vs ours bare (${JUDGED_AT} connections)`, `≥ ${RECIPE_LIMIT}x`],
   ];
-  if (!outcome.value) return notMeasured(TITLE, outcome, judged);
-  const { runs, pending, checks, version, pgbench } = outcome.value;
+  if (!outcome.value)
+    return notMeasured(TITLE, outcome, plan.pgNetworkOnly ? networkJudged : [...judged, ...networkJudged]);
+  const { runs, network, pending, checks, version, pgbench } = outcome.value;
+  const across = reportNetwork(network, { plan, pending, checks });
+  if (plan.pgNetworkOnly)
+    return {
+      targets: across.targets,
+      lines: [TITLE, '', `PostgreSQL ${version}: the network rows alone (BENCH_PG_NETWORK=only).`, '', ...across.lines],
+    };
   const runsOf = (id, connections) => runs.get(`${id}/${connections}`);
   const rows = [];
   const targets = [];
@@ -93,7 +105,7 @@ export function reportPostgres(outcome, { plan }) {
     notes.push(
       `- ${JUDGED_AT} connections, ours --log --ops-port / ours bare on PostgreSQL, req/s per round: ${fmt.rounds(recipe.rounds)} (paired ${fmt.ratio(recipe.ratio)}); /metrics scraped ${fmt.int(scrapes.ok)} times with 200${scrapes.failed ? `, **${scrapes.failed} failed**` : ''}.`,
     );
-  const every = [...runs.values()].flat().filter(Boolean);
+  const every = [...runs.values(), ...network.runs.values()].flat().filter(Boolean);
   const others = median(every.map((r) => r.othersCpu));
   const steal = median(every.map((r) => r.steal));
   notes.push(
@@ -119,6 +131,7 @@ export function reportPostgres(outcome, { plan }) {
         'reported',
         undefined,
       ),
+      ...across.targets,
     ],
     lines: [
       TITLE,
@@ -130,6 +143,84 @@ export function reportPostgres(outcome, { plan }) {
       ...rows,
       '',
       '#### Details',
+      '',
+      ...notes,
+      '',
+      ...across.lines,
+    ],
+  };
+}
+
+const networkWhat = (t) =>
+  `PostgreSQL req/s across a network, ours vs ${t.what} (${NETWORK_JUDGED_AT} ms round trip, ${NETWORK_CONNECTIONS} connections)`;
+
+/** The network rows (parts/postgres-network.mjs): a table like the one above, by round trip. */
+function reportNetwork({ runs, roundTrips }, { plan, pending, checks }) {
+  const runsOf = (id, ms) => runs.get(networkKey(id, ms));
+  const rows = [];
+  const targets = [];
+  const notes = [];
+  for (const ms of plan.pgRoundTrips) {
+    const ours = runsOf('ours-pg', ms);
+    const measured = median(roundTrips.get(ms) ?? []);
+    const judged = ms === NETWORK_JUDGED_AT;
+    for (const contender of networkContenders(plan.pgBatches)) {
+      const goal = NETWORK_TARGETS.find((t) => t.id === contender.id);
+      const versus = pairedRatio(ours, runsOf(contender.id, ms));
+      let limit = contender.id === 'ours-pg' ? 'the one judged' : 'reported';
+      let verdict = '—';
+      if (goal) {
+        const ok = Number.isFinite(versus.ratio) ? versus.ratio >= goal.limit : undefined;
+        limit = `ours ≥ ${goal.limit}x${judged ? '' : ` (judged at ${NETWORK_JUDGED_AT} ms)`}`;
+        if (judged) {
+          verdict = met(ok);
+          targets.push(
+            target(networkWhat(goal), ok === undefined ? 'pending' : fmt.ratio(versus.ratio), `≥ ${goal.limit}x`, ok),
+          );
+        }
+        if (versus.rounds.length)
+          notes.push(
+            `- ${ms} ms round trip, ours on PostgreSQL / ${goal.what}, req/s per round: ${fmt.rounds(versus.rounds)} (paired ${fmt.ratio(versus.ratio)}).`,
+          );
+      } else if (contender.id !== 'ours-pg' && versus.rounds.length) {
+        const vsRaw = pairedRatio(runsOf(contender.id, ms), runsOf('raw-pg', ms));
+        notes.push(
+          `- ${ms} ms round trip, ${contender.label}: req/s ${fmt.ratio(1 / versus.ratio)} of ours with the default (per round ${fmt.rounds(versus.rounds.map((r) => 1 / r))}), ${fmt.ratio(vsRaw.ratio)} of node:http + pg.`,
+        );
+      }
+      const rowPending = new Map([
+        [contender.id, pending.get(networkKey(contender.id, ms)) ?? pending.get(contender.id)],
+      ]);
+      rows.push(
+        row(
+          contender,
+          `${ms} (${fmt.ms(measured)})`,
+          runsOf(contender.id, ms),
+          versus,
+          rowPending,
+          checks,
+          limit,
+          verdict,
+        ),
+      );
+    }
+    const proxy = median(
+      networkContenders(plan.pgBatches).flatMap((c) => (runsOf(c.id, ms) ?? []).filter(Boolean).map((r) => r.proxyCpu)),
+    );
+    notes.push(
+      `- ${ms} ms round trip asked: \`SELECT 1\` took a median ${fmt.ms(measured)} ms through the proxy, idle (per round ${fmt.rounds(roundTrips.get(ms) ?? [])}); the proxy used a median ${fmt.pct(proxy)} of a core under load.`,
+    );
+  }
+  return {
+    targets,
+    lines: [
+      `#### Across a network: ${NETWORK_CONNECTIONS} connections, a delay between the servers and PostgreSQL`,
+      '',
+      `The same database, servers and load, with a TCP proxy (test/support/tcp-proxy.mjs, in its own process on core 1) between the servers and PostgreSQL, adding half the round trip each way; a fresh proxy for every round trip in every round, its round trip measured idle first. The proxy's timers count whole milliseconds, so the round trip a statement sees is the one measured, not the one asked for. ${plan.pgRounds} round(s) of every contender at each round trip, the order reversed every other round.`,
+      '',
+      '| contender | round trip ms: asked (measured) | creates/s | ours on PostgreSQL vs this | p50 ms | p99 ms | server CPU µs/create | database CPU µs/create | creates per commit | CPU use server / database / loader | statuses | contract checks | target | met |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|---|---|',
+      ...rows,
       '',
       ...notes,
       '',

@@ -8,6 +8,8 @@
 // Targets at 64 connections: ours on PostgreSQL ≥ 2x each statement-per-request server and ≥ 0.5x
 // ours in memory, in req/s. Reported: p99, the server's and the database's CPU per create, the
 // creates per committed transaction, and how much of the machine other processes took meanwhile.
+// Then the network rows (parts/postgres-network.mjs): the same servers with a delay between them and
+// PostgreSQL; `BENCH_PG_NETWORK=only` runs those alone.
 import { postgresContenders } from '../lib/contenders.mjs';
 import { runContractChecks } from '../lib/contract-checks.mjs';
 import { ensurePgbench, startBenchPostgres } from '../lib/postgres.mjs';
@@ -15,6 +17,7 @@ import { runOne, serveOptions } from '../lib/postgres-run.mjs';
 import { errorDetail, errorText } from '../lib/report.mjs';
 import { startServer } from '../lib/serve.mjs';
 import { alternated } from '../lib/stats.mjs';
+import { networkContenders, runNetwork } from './postgres-network.mjs';
 import { reportPostgres } from './postgres-report.mjs';
 
 export const name = 'postgres';
@@ -23,7 +26,9 @@ export const report = reportPostgres;
 export async function run(ctx) {
   const { plan, log } = ctx;
   const pending = new Map();
-  const pgbench = ensurePgbench(log);
+  const pgbench = plan.pgNetworkOnly
+    ? { reason: 'not among the rows chosen (BENCH_PG_NETWORK=only)' }
+    : ensurePgbench(log);
   if (pgbench.reason) {
     pending.set('pgbench', pgbench.reason);
     log(`bench: pgbench pending: ${pgbench.reason}`);
@@ -36,7 +41,10 @@ export async function run(ctx) {
   try {
     const checks = new Map();
     const available = [];
-    for (const contender of postgresContenders(plan.pgPoolSizes)) {
+    const local = plan.pgNetworkOnly ? [] : postgresContenders(plan.pgPoolSizes);
+    const network = networkContenders(plan.pgBatches);
+    const contenders = [...local, ...network.filter((n) => !local.some((c) => c.id === n.id))];
+    for (const contender of contenders) {
       if (contender.kind === 'pgbench') {
         if (pgbench.version) available.push(contender);
         continue;
@@ -59,9 +67,10 @@ export async function run(ctx) {
     }
     // runs: `contender/connections` → one result per round (undefined where that round failed).
     const runs = new Map();
+    const localAvailable = available.filter((contender) => local.includes(contender));
     for (let round = 0; round < plan.pgRounds; round++) {
-      for (const connections of plan.pgConnections) {
-        for (const contender of alternated(available, round)) {
+      for (const connections of plan.pgNetworkOnly ? [] : plan.pgConnections) {
+        for (const contender of alternated(localAvailable, round)) {
           const key = `${contender.id}/${connections}`;
           log(`bench: postgres round ${round + 1}/${plan.pgRounds} ${key}`);
           if (!runs.has(key)) runs.set(key, new Array(plan.pgRounds).fill(undefined));
@@ -74,7 +83,9 @@ export async function run(ctx) {
         }
       }
     }
-    return { runs, pending, checks, version: db.version, pgbench: pgbench.version };
+    const networkAvailable = network.filter((n) => available.some((contender) => contender.id === n.id));
+    const networked = await runNetwork(ctx, db, networkAvailable, pending);
+    return { runs, network: networked, pending, checks, version: db.version, pgbench: pgbench.version };
   } finally {
     await db.stop();
   }
