@@ -68,6 +68,13 @@ const logLines = (c: Cluster) =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
+/** The cluster's request lines once there are at least `count`: they reach the log in blocks, at most 200 ms late. */
+const requestLines = (c: Cluster, count: number) =>
+  until(`${count} request lines`, () => {
+    const lines = logLines(c).filter((l) => l.message === 'request');
+    return lines.length >= count ? lines : undefined;
+  });
+
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
@@ -101,11 +108,7 @@ it('serves from every worker with the one token, and /metrics counts the request
   for (let i = 0; i < 6; i++) statuses.push((await create(c, 1, '{"id":1,"name":"another"}')).status);
   for (let i = 0; i < 4; i++) statuses.push((await create(c, 2, '{"id":2,"name":"x"}', 'wrong')).status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(40);
-  const served = new Set(
-    logLines(c)
-      .filter((l) => l.message === 'request')
-      .map((l) => l.worker),
-  );
+  const served = new Set((await requestLines(c, statuses.length)).map((l) => l.worker));
   expect(served.size).toBe(2);
   const text = await (await fetch(`${c.opsUrl}/metrics`)).text();
   const families = parsePrometheus(text) as Array<{
@@ -228,19 +231,13 @@ it('re-reads --token-file in every worker on SIGHUP to the primary', async () =>
       return workers.size === 2 ? workers : undefined;
     });
     expect(reloaded.size).toBe(2);
-    // Request lines reach the log in blocks (at most 200 ms late): count once the first ten are there.
-    const requestLines = (count: number) =>
-      until(`${count} request lines`, () => {
-        const lines = logLines(c).filter((l) => l.message === 'request');
-        return lines.length >= count ? lines : undefined;
-      });
-    const requestsBefore = (await requestLines(10)).length;
+    const requestsBefore = (await requestLines(c, 10)).length;
     // Enough requests that both workers answer some: each must refuse the old token and accept the new.
     for (let id = 11; id <= 30; id++) {
       expect((await create(c, id, undefined, 'first-token')).status).toBe(401);
       expect((await create(c, id, undefined, 'second-token')).status).toBe(200);
     }
-    const servedAfter = (await requestLines(requestsBefore + 40)).slice(requestsBefore);
+    const servedAfter = (await requestLines(c, requestsBefore + 40)).slice(requestsBefore);
     expect(new Set(servedAfter.map((l) => l.worker)).size).toBe(2);
     cluster.child.kill('SIGTERM');
     expect(await cluster.exited).toBe(0);
@@ -280,13 +277,8 @@ it('counts --rate-limit in each worker apart: with 2 workers a credential gets u
   const cluster = c.run;
   const statuses: number[] = [];
   for (let id = 1; id <= 20; id++) statuses.push((await create(c, id)).status);
-  // Request lines reach the log in blocks (at most 200 ms late): wait for all twenty.
-  const requestLines = await until('every request line', () => {
-    const lines = logLines(c).filter((l) => l.message === 'request');
-    return lines.length === statuses.length ? lines : undefined;
-  });
   const byWorker = new Map<unknown, number[]>();
-  for (const line of requestLines) {
+  for (const line of await requestLines(c, statuses.length)) {
     byWorker.set(line.worker, [...(byWorker.get(line.worker) ?? []), line.status as number]);
   }
   // Each worker that answered at least 3 requests allowed exactly 3 and refused the rest.

@@ -332,7 +332,7 @@ function createPool(
     }),
     keepAlive: true,
     // An idle connection whose server vanished without a word (a cut network) is found by TCP keepalive
-    // probes after this, instead of the OS's two hours (docs/postgres.md).
+    // probes after this, instead of the OS's two hours.
     keepAliveInitialDelayMillis: KEEPALIVE_IDLE,
     idleTimeoutMillis: 30_000,
   });
