@@ -148,7 +148,16 @@ export interface PlantStoreAppSettings<S extends PlantStore = MemoryStore> {
    * `StoreUnavailableError` (503s), with the request id. What it receives never reaches the client.
    */
   readonly onError?: (error: unknown, requestId: string) => void;
+  /**
+   * Called after every insert the store was asked for, for metrics: its outcome and how long the
+   * store took, in seconds (for a durable store, until its write is durable). Measured around the
+   * store's call, so a memory store keeps its synchronous insert.
+   */
+  readonly onInsert?: (outcome: InsertOutcome, seconds: number) => void;
 }
+
+/** How an insert ended: a new plant, one stored before under that id, or an error. */
+export type InsertOutcome = 'created' | 'existing' | 'error';
 
 /** The plant store as one fetch-shaped application. */
 export interface PlantStoreApp<S extends PlantStore = MemoryStore> {

@@ -1,7 +1,13 @@
-import type { PlantStoreApp, PlantStoreAppOptions, PlantStoreRequest, PlantStoreResponse } from './app-types.js';
+import type {
+  InsertOutcome,
+  PlantStoreApp,
+  PlantStoreAppOptions,
+  PlantStoreRequest,
+  PlantStoreResponse,
+} from './app-types.js';
 import { createMemoryStore, synchronousInsertOf, type MemoryStore } from './memory-store.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
-import type { PlantStore, StoredPlant } from './store.js';
+import type { InsertResult, PlantStore, StoredPlant } from './store.js';
 import {
   AUTH_MISSING,
   AUTH_OK,
@@ -72,6 +78,16 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
   const plantsPath = basePath + '/plants';
   const limit = checkBodyLimit(options.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const onError = options.onError;
+  const onInsert = options.onInsert;
+  if (onInsert !== undefined && typeof onInsert !== 'function') throw new TypeError('onInsert must be a function');
+  // A failing metrics hook must not turn a stored plant into a 500, nor hide the store's own error.
+  const observeInsert = (outcome: InsertOutcome, started: number): void => {
+    try {
+      onInsert!(outcome, (performance.now() - started) / 1000);
+    } catch {
+      // Ignored, as above.
+    }
+  };
   const cors = options.cors;
   const originAllowed = cors === undefined ? undefined : createOriginCheck(cors);
   const maxAgeSeconds = cors?.maxAge ?? DEFAULT_CORS_MAX_AGE;
@@ -233,7 +249,15 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       if (typeof plant === 'string') return fail(400, plantErrorBodies.get(plant)!, requestId, origin);
 
       const insertNow = synchronousInsertOf(store.insert);
-      const result = insertNow !== undefined ? insertNow(plant) : await store.insert(plant);
+      const started = onInsert === undefined ? 0 : performance.now();
+      let result: InsertResult;
+      try {
+        result = insertNow !== undefined ? insertNow(plant) : await store.insert(plant);
+      } catch (error) {
+        if (onInsert !== undefined) observeInsert('error', started);
+        throw error;
+      }
+      if (onInsert !== undefined) observeInsert(result.created ? 'created' : 'existing', started);
       let stored: StoredPlant = plant;
       if (!result.created) {
         stored = result.existing;

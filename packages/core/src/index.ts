@@ -4,6 +4,7 @@
 export { createPlantStoreApp, DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
 export type {
   CorsOptions,
+  InsertOutcome,
   JwtAuthOptions,
   PlantStoreApp,
   PlantStoreAppOptions,

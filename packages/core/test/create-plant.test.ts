@@ -590,6 +590,43 @@ describe('faults', () => {
     expect((await app.fetch(createRequest('{"id":1,"name":"a"}'))).status).toBe(500);
   });
 
+  it('tells onInsert each insert outcome and its duration, an error included', async () => {
+    const onInsert = vi.fn();
+    const app = makeApp({ onInsert });
+    expect((await app.fetch(createRequest('{"id":1,"name":"a"}'))).status).toBe(200);
+    expect((await app.fetch(createRequest('{"id":1,"name":"a"}'))).status).toBe(200);
+    expect((await app.fetch(createRequest('{"id":1,"name":"b"}'))).status).toBe(400);
+    // A request refused before the store is asked is no insert.
+    expect((await app.fetch(createRequest('{"id":"x","name":"a"}'))).status).toBe(400);
+    const failing = makeApp({ store: throwingStore('boom'), onInsert });
+    expect((await failing.fetch(createRequest('{"id":2,"name":"a"}'))).status).toBe(500);
+    expect(onInsert.mock.calls.map(([outcome]) => outcome)).toEqual(['created', 'existing', 'existing', 'error']);
+    for (const [, seconds] of onInsert.mock.calls) {
+      expect(typeof seconds).toBe('number');
+      expect(seconds).toBeGreaterThanOrEqual(0);
+      expect(seconds).toBeLessThan(5);
+    }
+  });
+
+  it('keeps the plant and the answer when onInsert throws, and refuses an onInsert that is no function', async () => {
+    const app = makeApp({
+      onInsert: () => {
+        throw new Error('metrics down');
+      },
+    });
+    expect((await app.fetch(createRequest('{"id":1,"name":"a"}'))).status).toBe(200);
+    expect(await app.store.get(1n)).toEqual({ id: 1n, name: 'a' });
+    const failing = makeApp({
+      store: throwingStore('boom'),
+      onInsert: () => {
+        throw new Error('metrics down');
+      },
+      onError: (error) => expect((error as Error).message).toBe('boom'),
+    });
+    expect((await failing.fetch(createRequest('{"id":2,"name":"a"}'))).status).toBe(500);
+    expect(() => makeApp({ onInsert: 'yes' as never })).toThrow(new TypeError('onInsert must be a function'));
+  });
+
   it('answers 500 with a request id when reading the body fails', async () => {
     const app = makeApp();
     const { request } = plainRequest({ headers: AUTH_JSON });

@@ -168,7 +168,8 @@ export function createListenerParts<S extends PlantStore>(
     // Tokens, JWTs or both; the core refuses neither with a TypeError, which the cast below leaves to it.
     ...(tokens !== undefined && { tokens }),
     ...(options.auth !== undefined && { auth: options.auth }),
-    store: extras.metrics === undefined ? store : extras.metrics.timed(store),
+    store,
+    ...(extras.metrics !== undefined && { onInsert: extras.metrics.observeInsert }),
     ...(options.basePath !== undefined && { basePath: options.basePath }),
     ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     ...(options.cors !== undefined && { cors: corsOptions(options.cors) }),

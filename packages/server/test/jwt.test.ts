@@ -173,6 +173,28 @@ describe('JWT bearer tokens', () => {
     console.info(`JWT cases against a JWKS on 127.0.0.1:\n${report.join('\n')}`);
   });
 
+  it('serves a token verified before from its cache, and never a token that only ends the same', async () => {
+    jwks.mode = 'up';
+    // JWTs alone: the cache is asked before the token's form is checked.
+    const server = await serve({ auth: { jwt: { jwks: jwks.url, issuer: ISSUER, audience: AUDIENCE } } });
+    const token = await sign({ sub: 'user-1' });
+    for (const _ of [1, 2, 3]) expect((await create(server.url, token)).status).toBe(200);
+    const [header, , signature] = token.split('.');
+    const payload = Buffer.from(
+      JSON.stringify({ iss: ISSUER, aud: AUDIENCE, sub: 'admin', iat: now(), exp: now() + 300 }),
+    ).toString('base64url');
+    // The same signature, so the same ending: another token all the same.
+    expect(await create(server.url, `${header}.${payload}.${signature}`)).toMatchObject(
+      refused('the signature of the token does not verify'),
+    );
+    // A byte of the signature changed (its middle: the last character also carries padding bits).
+    const at = token.length - 40;
+    const flipped = `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+    expect(await create(server.url, flipped)).toMatchObject(refused('the signature of the token does not verify'));
+    expect((await create(server.url, token)).status).toBe(200);
+    expect(await create(server.url, 'not a token at all')).toMatchObject({ status: 401, error: 40102 });
+  });
+
   it('answers 503 with Retry-After (50302), not 401, when the JWKS is down and the key is not cached', async () => {
     jwks.mode = 'down';
     const server = await jwtServer({ retryAfter: 3 });

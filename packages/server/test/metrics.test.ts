@@ -2,7 +2,7 @@
 // handed to prom-client when scraped (src/internal/metrics.ts): their exposition must be what
 // prom-client's own Histogram and Counter give for the same observations, on one process and summed
 // over workers by prom-client's AggregatorRegistry.
-import { createMemoryStore } from '@plant-store/core';
+import { createMemoryStore, createPlantStoreApp } from '@plant-store/core';
 import { AggregatorRegistry, Counter, Histogram, Registry } from 'prom-client';
 import { expect, it } from 'vitest';
 import { createMetrics } from '../src/internal/metrics.js';
@@ -78,9 +78,17 @@ it('exposes the request histogram and counter exactly as prom-client would, acro
 
 it('times inserts by outcome in the same histogram form', async () => {
   const ours = createMetrics(createMemoryStore(), { version: 'test' });
-  const store = ours.timed(createMemoryStore());
-  await store.insert({ id: 1n, name: 'Fern' });
-  await store.insert({ id: 1n, name: 'Fern' });
+  const app = createPlantStoreApp({ tokens: ['t'], onInsert: ours.observeInsert });
+  for (const _ of [1, 2]) {
+    const answer = await app.fetch(
+      new Request('http://localhost/plants', {
+        method: 'POST',
+        headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+        body: '{"id":1,"name":"Fern"}',
+      }),
+    );
+    expect(answer.status).toBe(200);
+  }
   const lines = samples(await ours.registry.metrics(), 'plant_store_store_insert_duration_seconds');
   expect(lines).toContain('plant_store_store_insert_duration_seconds_count{outcome="created"} 1');
   expect(lines).toContain('plant_store_store_insert_duration_seconds_count{outcome="existing"} 1');

@@ -56,8 +56,19 @@ export const JWT_REASONS = {
 /** What the verifier's key getter throws when the JWKS cannot be fetched: a 503, not a 401. */
 class KeysUnavailable extends Error {}
 
-/** Checks the options and returns the verifier: `(token) => outcome`, and whether a token may be a JWT. */
-export function createJwtVerifier(options: JwtAuthOptions): (token: string) => JwtOutcome | Promise<JwtOutcome> {
+/** The verifier of one configuration's JWTs. */
+export interface JwtVerifier {
+  /** Verifies `token` (any string: it is checked for the form of a JWT first). */
+  verify(token: string): JwtOutcome | Promise<JwtOutcome>;
+  /**
+   * The outcome of `token` verified before and not expired since, else undefined. Nothing is checked
+   * but that: the caller may ask before it has looked at the token at all.
+   */
+  verified(token: string): JwtOutcome | undefined;
+}
+
+/** Checks the options and returns the verifier. */
+export function createJwtVerifier(options: JwtAuthOptions): JwtVerifier {
   if (options === null || typeof options !== 'object') throw new TypeError('auth.jwt must be an object');
   const issuer = checkNames(options.issuer, 'auth.jwt.issuer');
   const audience = checkNames(options.audience, 'auth.jwt.audience');
@@ -111,7 +122,11 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
   // Fail fast on a JWK Set that jose refuses, rather than on the first request.
   if (url === undefined && secret === undefined) keyOf().catch(() => undefined);
 
-  const verified = new Map<string, { readonly until: number; readonly outcome: JwtOutcome }>();
+  // Verified tokens, found by the end of their signature and then compared whole: hashing a few
+  // characters rather than a whole token (hundreds of characters, a new string on every request)
+  // is most of what a cached check costs. Another token with the same ending is simply a miss.
+  const verifiedByTail = new Map<string, { readonly token: string; readonly until: number; readonly outcome: JwtOutcome }>();
+  const tailOf = (token: string): string => token.slice(-TAIL);
   // After a failed JWKS fetch, answer 503 at once until this time, rather than wait on every request.
   let unavailableUntil = 0;
 
@@ -125,9 +140,9 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
         ok: true,
         key: `jwt:${payload.iss ?? ''}:${payload.sub ?? ''}`,
       };
-      if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value!);
+      if (verifiedByTail.size >= CACHE_SIZE) verifiedByTail.delete(verifiedByTail.keys().next().value!);
       // `exp` is required, so every verified token has an end; no leeway added to what is cached.
-      verified.set(token, { until: (payload.exp ?? 0) * 1000, outcome });
+      verifiedByTail.set(tailOf(token), { token, until: (payload.exp ?? 0) * 1000, outcome });
       return outcome;
     } catch (error) {
       if (error instanceof KeysUnavailable) {
@@ -138,21 +153,32 @@ export function createJwtVerifier(options: JwtAuthOptions): (token: string) => J
     }
   }
 
-  return (token) => {
-    // A token verified before is accepted without a signature check until it expires: the cache is
-    // keyed by the whole token, so a token differing in any byte is verified afresh. First, since
-    // what it holds passed every check below.
-    const cached = verified.get(token);
-    if (cached !== undefined) {
-      if (cached.until > Date.now()) return cached.outcome;
-      verified.delete(token);
-    }
-    if (token.length > maxLength) return { ok: false, reason: JWT_REASONS.tooLong };
-    // A JWS in compact form is three base64url parts; anything else is no JWT (JWE is not accepted).
-    if (!COMPACT_JWS.test(token)) return { ok: false, reason: JWT_REASONS.malformed };
-    return verify(token);
+  // A token verified before is accepted without a signature check until it expires: the cache holds
+  // whole tokens, so a token differing in any byte is verified afresh.
+  function cached(token: string): JwtOutcome | undefined {
+    const entry = verifiedByTail.get(tailOf(token));
+    if (entry === undefined || entry.token !== token) return undefined;
+    if (entry.until > Date.now()) return entry.outcome;
+    verifiedByTail.delete(tailOf(token));
+    return undefined;
+  }
+
+  return {
+    verified: cached,
+    verify(token) {
+      // First, since what it holds passed every check below.
+      const hit = cached(token);
+      if (hit !== undefined) return hit;
+      if (token.length > maxLength) return { ok: false, reason: JWT_REASONS.tooLong };
+      // A JWS in compact form is three base64url parts; anything else is no JWT (JWE is not accepted).
+      if (!COMPACT_JWS.test(token)) return { ok: false, reason: JWT_REASONS.malformed };
+      return verify(token);
+    },
   };
 }
+
+/** Characters at the end of a token that find it in the cache. */
+const TAIL = 16;
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 

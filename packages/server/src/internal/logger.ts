@@ -1,5 +1,8 @@
 import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
+import { type BlockWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
+
+export type { RequestLine } from './line-blocks.js';
 
 /** The levels a log can be set to, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -22,18 +25,6 @@ export interface Logger {
   flush(): void;
 }
 
-/** The fields of a request line, in their order on the line. */
-export interface RequestLine {
-  readonly requestId: string | undefined;
-  readonly method: string | undefined;
-  readonly path: string;
-  /** `aborted`: the answer was never written because the client had gone. */
-  readonly status: number | 'aborted';
-  readonly durationMs: number;
-  /** The Error code of a failure's body (left off the line for a success). */
-  readonly errorCode: number | undefined;
-}
-
 // A path is client-controlled and may be up to the header limit long; a log line need not be.
 const MAX_PATH_IN_LOG = 1024;
 
@@ -42,45 +33,24 @@ export function pathForLog(path: string): string {
   return path.length > MAX_PATH_IN_LOG ? `${path.slice(0, MAX_PATH_IN_LOG)}…` : path;
 }
 
-// Request lines for stderr are gathered here and handed to pino's writer (sonic-boom) in blocks of this
-// many characters: sonic-boom measures and appends its pending string on every write, which cost
-// more per line than pino's serialisation. A line waits at most FLUSH_EVERY_MS, and every way out
-// of the process (a drain, `process.exit`, an uncaught exception's exit) writes what waits first.
-const BLOCK_CHARS = 16_384;
+// A line waits in its block at most this long; every way out of the process (a drain,
+// `process.exit`, an uncaught exception's exit) writes what waits first.
 const FLUSH_EVERY_MS = 200;
 
 /** A pino destination for file descriptor 2 that writes blocks of lines, in order, none lost at exit. */
-function stderrBlocks(): pino.DestinationStream & { hand(): void; flushSync(): void } {
+function stderrBlocks(): LineBlocks {
   // Synchronous: each block is written whole, in order, before the next line is taken. An asynchronous
   // write still in flight could land after the synchronous one an exit makes (a `stopped` line was seen
   // amid the request lines before it), and with lines gathered into blocks the writes are few enough
-  // that writing them from the thread pool measured no faster.
-  const out = pino.destination({ dest: 2, sync: true });
-  let pending: string[] = [];
-  let size = 0;
-  const hand = (): void => {
-    if (size === 0) return;
-    const block = pending.join('');
-    pending = [];
-    size = 0;
-    out.write(block);
-  };
-  const timer = setInterval(hand, FLUSH_EVERY_MS);
+  // that writing them from the thread pool measured no faster. Typed for strings; in buffer mode it
+  // takes Buffers (and only those).
+  const blocks = new LineBlocks(
+    pino.destination({ dest: 2, sync: true, contentMode: 'buffer' }) as unknown as BlockWriter,
+  );
+  const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
   timer.unref();
-  const flushSync = (): void => {
-    hand();
-    out.flushSync();
-  };
-  process.on('exit', flushSync);
-  return {
-    write(line: string) {
-      pending.push(line);
-      size += line.length;
-      if (size >= BLOCK_CHARS) hand();
-    },
-    hand,
-    flushSync,
-  };
+  process.on('exit', () => blocks.flushSync());
+  return blocks;
 }
 
 let lastMs = Number.NaN;
@@ -118,7 +88,7 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
   );
   // Only request lines wait for a block: any other line (start, stop, the store's health, a fault)
   // goes out at once, with whatever request lines were before it.
-  const now = blocks === undefined ? () => {} : blocks.hand;
+  const now = blocks === undefined ? () => {} : () => blocks.hand();
   const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
   const at =
     (level: LogLevel) =>
@@ -132,9 +102,8 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     // request's instructions.
     request(line) {
       if (!log.isLevelEnabled('info')) return;
-      destination.write(
-        `{"level":"info"${isoTime()}${worker}${field('requestId', line.requestId)}${field('method', line.method)},"path":${JSON.stringify(line.path)},"status":${JSON.stringify(line.status)},"durationMs":${line.durationMs}${field('errorCode', line.errorCode)},"message":"request"}\n`,
-      );
+      const time = isoTime();
+      if (blocks?.request(line, time, worker) !== true) destination.write(requestLineText(line, time, worker));
     },
     debug: at('debug'),
     info: at('info'),
@@ -143,11 +112,6 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     enabled: (level) => log.isLevelEnabled(level),
     flush: () => blocks?.flushSync(),
   };
-}
-
-/** `,"name":<JSON>`, or nothing for undefined: pino leaves an undefined field out, and so does the line. */
-function field(name: string, value: string | number | undefined): string {
-  return value === undefined ? '' : `,"${name}":${JSON.stringify(value)}`;
 }
 
 /** A short, safe description of a fault for the log: its name and message, never a stack of data. */

@@ -1,4 +1,4 @@
-import type { PlantStore } from '@plant-store/core';
+import type { InsertOutcome, PlantStore } from '@plant-store/core';
 import { Counter, collectDefaultMetrics, Gauge, type MetricValueWithName, Registry } from 'prom-client';
 
 /** The server's Prometheus metrics, in a registry of their own (an app's own metrics stay apart). */
@@ -6,8 +6,8 @@ export interface Metrics {
   readonly registry: Registry;
   /** One answered request: its status (`undefined`: the client left first), body and duration. */
   observeRequest(status: number | undefined, body: string | undefined, seconds: number): void;
-  /** `store` with its inserts timed into the store latency histogram. */
-  timed(store: PlantStore): PlantStore;
+  /** One insert the store was asked for: its outcome and duration (the app's `onInsert`). */
+  observeInsert(outcome: InsertOutcome, seconds: number): void;
   /** A read of the token file: whether a reload took (`undefined`: the read at start), and how many entries are accepted now. */
   observeTokenReload(ok: boolean | undefined, entries: number): void;
 }
@@ -37,32 +37,37 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(store: PlantStore, build: { version: string }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  // Counted here per request and added to prom-client's counter when it is read (a scrape).
-  const answered = new Map<string, { status: string; code: string; count: number }>();
+  // Counted here per request, by status and then Error code, and added to prom-client's counter when
+  // it is read (a scrape): no label object or key is built per request.
+  const answered = new Map<number | undefined, Map<string, { readonly status: string; count: number }>>();
   new Counter({
     name: 'plant_store_http_requests_total',
     help: 'Requests answered, by HTTP status and Error code ("" for a success; status "aborted" when the client left first).',
     labelNames: ['status', 'code'],
     registers: [registry],
     collect() {
-      for (const entry of answered.values()) {
-        if (entry.count === 0) continue;
-        this.inc({ status: entry.status, code: entry.code }, entry.count);
-        entry.count = 0;
+      for (const byCode of answered.values()) {
+        for (const [code, entry] of byCode) {
+          if (entry.count === 0) continue;
+          this.inc({ status: entry.status, code }, entry.count);
+          entry.count = 0;
+        }
       }
     },
   });
-  const duration = new OneLabelHistogram(
+  const duration = new OneLabelHistogram<number | undefined>(
     'plant_store_http_request_duration_seconds',
     'Time from the request to its answer, by HTTP status.',
     'status',
     registry,
+    statusLabel,
   );
-  const insert = new OneLabelHistogram(
+  const insert = new OneLabelHistogram<InsertOutcome>(
     'plant_store_store_insert_duration_seconds',
     "Time the store took to insert a plant (durably: a file store's fsync, a database's commit), by outcome.",
     'outcome',
     registry,
+    (outcome) => outcome,
   );
   const batchStats = (): BatchStats | undefined =>
     (store as { stats?: () => BatchStats }).stats?.call(store) as BatchStats | undefined;
@@ -131,31 +136,26 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
       tokenEntries.set(entries);
     },
     observeRequest(status, body, seconds) {
-      const label = status === undefined ? 'aborted' : String(status);
       const code = errorCodeOf(body);
-      const key = `${label} ${code}`;
-      const entry = answered.get(key);
-      if (entry === undefined) answered.set(key, { status: label, code, count: 1 });
+      let byCode = answered.get(status);
+      if (byCode === undefined) {
+        byCode = new Map();
+        answered.set(status, byCode);
+      }
+      const entry = byCode.get(code);
+      if (entry === undefined) byCode.set(code, { status: statusLabel(status), count: 1 });
       else entry.count++;
-      duration.observe(label, seconds);
+      duration.observe(status, seconds);
     },
-    timed(inner) {
-      return {
-        async insert(plant) {
-          const started = performance.now();
-          let outcome = 'error';
-          try {
-            const result = await inner.insert(plant);
-            outcome = result.created ? 'created' : 'existing';
-            return result;
-          } finally {
-            insert.observe(outcome, (performance.now() - started) / 1000);
-          }
-        },
-        checkHealth: () => inner.checkHealth(),
-      };
+    observeInsert(outcome, seconds) {
+      insert.observe(outcome, seconds);
     },
   };
+}
+
+/** The `status` label: the HTTP status, or `aborted` when the client left before the answer. */
+function statusLabel(status: number | undefined): string {
+  return status === undefined ? 'aborted' : String(status);
 }
 
 /**
@@ -165,25 +165,27 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
  * label object and writes its bucket under a float-valued key on every call, which with a request
  * and an insert histogram took a tenth of the instructions of a whole request.
  */
-class OneLabelHistogram {
+class OneLabelHistogram<K> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, { buckets: Float64Array; sum: number; count: number }>();
+  private readonly series = new Map<K, { label: string; buckets: Float64Array; sum: number; count: number }>();
 
+  /** `labelOf` gives the label's value for a key: a series is found by its key, its text made once. */
   constructor(
     readonly name: string,
     readonly help: string,
     private readonly labelName: string,
     registry: Registry,
+    private readonly labelOf: (key: K) => string,
   ) {
     registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
   }
 
-  observe(label: string, value: number): void {
-    let series = this.series.get(label);
+  observe(key: K, value: number): void {
+    let series = this.series.get(key);
     if (series === undefined) {
-      series = { buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
-      this.series.set(label, series);
+      series = { label: this.labelOf(key), buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
+      this.series.set(key, series);
     }
     // Prometheus buckets are upper bounds, inclusive; past the last one only `+Inf` (the count) holds it.
     let bucket = 0;
@@ -201,7 +203,7 @@ class OneLabelHistogram {
     aggregator: string;
   }> {
     const values: MetricValueWithName<string>[] = [];
-    for (const [label, series] of this.series) {
+    for (const { label, ...series } of this.series.values()) {
       let cumulative = 0;
       SECONDS.forEach((le, i) => {
         cumulative += series.buckets[i]!;

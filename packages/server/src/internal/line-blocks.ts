@@ -1,0 +1,154 @@
+// The bytes of the log on stderr: lines are encoded into a block here and handed to a writer a
+// block at a time (a write per line cost a busy server a third of its CPU). A request line whose
+// strings have nothing to escape (the common case: a generated request id, a method, `/plants`) is
+// written byte by byte into the block, with no string built for it: building and encoding the line
+// as a string was most of what `--log` cost a request.
+
+/** Where full blocks go: sonic-boom in buffer mode, for file descriptor 2. */
+export interface BlockWriter {
+  write(bytes: Buffer): void;
+  flushSync(): void;
+}
+
+/** The fields of a request line, in their order on the line. */
+export interface RequestLine {
+  readonly requestId: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string;
+  /** `aborted`: the answer was never written because the client had gone. */
+  readonly status: number | 'aborted';
+  readonly durationMs: number;
+  /** The Error code of a failure's body (left off the line for a success). */
+  readonly errorCode: number | undefined;
+}
+
+const BLOCK_BYTES = 65_536;
+
+/** Lines gathered into blocks of bytes for `out`, in order. */
+export class LineBlocks {
+  private bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+  private used = 0;
+
+  constructor(private readonly out: BlockWriter) {}
+
+  /** Any line, as a string (pino's lines, and a request line with something to escape). */
+  write(line: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    if (line.length * 3 > BLOCK_BYTES - this.used) {
+      this.hand();
+      if (line.length * 3 > BLOCK_BYTES) {
+        this.out.write(Buffer.from(line));
+        return;
+      }
+    }
+    this.used += this.bytes.write(line, this.used);
+  }
+
+  /**
+   * The request line `requestLineText` would give, written as bytes; false (nothing written) when a
+   * string on it has a character JSON would escape, or one past ASCII: the caller writes the text then.
+   * `time` and `worker` are the line's `,"time":…` and `,"worker":…` parts (plain ASCII).
+   */
+  request(line: RequestLine, time: string, worker: string): boolean {
+    const { requestId, method, path } = line;
+    if (!plain(path) || (requestId !== undefined && !plain(requestId)) || (method !== undefined && !plain(method)))
+      return false;
+    // The longest line these fields make: the fixed text, the strings, and at most 30 digits.
+    const most = 160 + time.length + worker.length + path.length + (requestId?.length ?? 0) + (method?.length ?? 0);
+    if (most > BLOCK_BYTES - this.used) this.hand();
+    if (most > BLOCK_BYTES) return false;
+    const b = this.bytes;
+    let at = put(b, this.used, '{"level":"info"');
+    at = put(b, at, time);
+    at = put(b, at, worker);
+    if (requestId !== undefined) at = put(b, put(b, put(b, at, ',"requestId":"'), requestId), '"');
+    if (method !== undefined) at = put(b, put(b, put(b, at, ',"method":"'), method), '"');
+    at = put(b, put(b, put(b, at, ',"path":"'), path), '","status":');
+    at = line.status === 'aborted' ? put(b, at, '"aborted"') : putWhole(b, at, line.status);
+    at = put(b, at, ',"durationMs":');
+    const hundredths = hundredthsOf(line.durationMs);
+    if (hundredths === undefined) at = put(b, at, JSON.stringify(line.durationMs));
+    else at = putHundredths(b, at, hundredths);
+    if (line.errorCode !== undefined) at = putWhole(b, put(b, at, ',"errorCode":'), line.errorCode);
+    this.used = put(b, at, ',"message":"request"}\n');
+    return true;
+  }
+
+  /** Hands the block to the writer (nothing when it is empty). */
+  hand(): void {
+    if (this.used === 0) return;
+    // sonic-boom keeps the bytes it could not write yet (EAGAIN on a pipe): the next block is new memory.
+    this.out.write(this.bytes.subarray(0, this.used));
+    this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    this.used = 0;
+  }
+
+  /** Hands the block over and waits until the writer has written everything. */
+  flushSync(): void {
+    this.hand();
+    this.out.flushSync();
+  }
+}
+
+/** The request line as text: the same bytes {@link LineBlocks.request} writes, for any strings. */
+export function requestLineText(line: RequestLine, time: string, worker: string): string {
+  const hundredths = hundredthsOf(line.durationMs);
+  const duration = hundredths === undefined ? JSON.stringify(line.durationMs) : hundredthsText(hundredths);
+  return `{"level":"info"${time}${worker}${line.requestId === undefined ? '' : `,"requestId":${JSON.stringify(line.requestId)}`}${line.method === undefined ? '' : `,"method":${JSON.stringify(line.method)}`},"path":${JSON.stringify(line.path)},"status":${line.status === 'aborted' ? '"aborted"' : line.status},"durationMs":${duration}${line.errorCode === undefined ? '' : `,"errorCode":${line.errorCode}`},"message":"request"}\n`;
+}
+
+/** Whether JSON writes `text` as it is between quotes: printable ASCII without `"` or `\`. */
+function plain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
+  }
+  return true;
+}
+
+/** Writes ASCII `text` at `at`; returns where it ends. */
+function put(bytes: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** Writes a whole number (a status, an Error code) at `at`, as JSON does. */
+function putWhole(bytes: Buffer, at: number, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) return put(bytes, at, JSON.stringify(value));
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  let rest = value;
+  for (let i = at + digits - 1; i >= at; i--) {
+    bytes[i] = 48 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
+}
+
+/**
+ * `ms` in hundredths when it is a whole number of them (what the listener passes), so that it can
+ * be written from whole numbers, which is cheaper than writing a fraction; undefined otherwise.
+ */
+function hundredthsOf(ms: number): number | undefined {
+  const hundredths = Math.round(ms * 100);
+  return hundredths / 100 === ms && hundredths >= 0 && Number.isSafeInteger(hundredths) ? hundredths : undefined;
+}
+
+/** A number of hundredths as JSON writes the number they make: `125` → `1.25`, `120` → `1.2`, `100` → `1`. */
+function putHundredths(bytes: Buffer, at: number, hundredths: number): number {
+  const whole = Math.floor(hundredths / 100);
+  const part = hundredths - whole * 100;
+  at = putWhole(bytes, at, whole);
+  if (part === 0) return at;
+  bytes[at++] = 46; // .
+  bytes[at++] = 48 + Math.floor(part / 10);
+  if (part % 10 !== 0) bytes[at++] = 48 + (part % 10);
+  return at;
+}
+
+function hundredthsText(hundredths: number): string {
+  const whole = Math.floor(hundredths / 100);
+  const part = hundredths - whole * 100;
+  if (part === 0) return `${whole}`;
+  return `${whole}.${Math.floor(part / 10)}${part % 10 === 0 ? '' : part % 10}`;
+}

@@ -1,0 +1,76 @@
+// The request line written as bytes must be the very bytes of the line as text, for every value the
+// listener can pass, and a line that needs escaping must be left to the text.
+import { expect, it } from 'vitest';
+import { LineBlocks, type RequestLine, requestLineText } from '../src/internal/line-blocks.js';
+
+function collect() {
+  const written: Buffer[] = [];
+  const blocks = new LineBlocks({ write: (bytes) => written.push(Buffer.from(bytes)), flushSync: () => {} });
+  return { blocks, text: () => Buffer.concat(written).toString('utf8') };
+}
+
+const TIME = ',"time":"2026-11-25T16:42:24.123Z"';
+const base: RequestLine = {
+  requestId: '8027cfef-e6f5-4e6f-83a9-db188935713b',
+  method: 'POST',
+  path: '/plants',
+  status: 200,
+  durationMs: 1.25,
+  errorCode: undefined,
+};
+
+it('writes the same bytes as the text for plain values, every duration and status form included', () => {
+  const lines: RequestLine[] = [
+    base,
+    { ...base, requestId: undefined, method: undefined },
+    { ...base, status: 'aborted' },
+    { ...base, status: 400, errorCode: 40003 },
+    { ...base, path: '/api/v1/plants?x=1&y=%20', requestId: 'a-b_c.d:e/f' },
+  ];
+  for (const durationMs of [0, 0.01, 0.1, 0.5, 1, 1.05, 1.2, 9.99, 10, 123.45, 100000.07, 0.005, 1 / 3, 1e25, Number.NaN])
+    lines.push({ ...base, durationMs });
+  for (const worker of ['', ',"worker":3']) {
+    for (const line of lines) {
+      const { blocks, text } = collect();
+      expect(blocks.request(line, TIME, worker)).toBe(true);
+      blocks.hand();
+      expect(text()).toBe(requestLineText(line, TIME, worker));
+      const parsed = JSON.parse(text()) as Record<string, unknown>;
+      expect(parsed['durationMs']).toBe(Number.isNaN(line.durationMs) ? null : line.durationMs);
+    }
+  }
+});
+
+it('leaves a line with a quote, a backslash, a control character or non-ASCII to the text', () => {
+  for (const odd of ['/pl"ants', '/pl\\ants', '/pl\nants', '/plänts', '/pl\u2028ants']) {
+    for (const line of [
+      { ...base, path: odd },
+      { ...base, requestId: odd },
+      { ...base, method: odd },
+    ]) {
+      const { blocks, text } = collect();
+      expect(blocks.request(line, TIME, '')).toBe(false);
+      blocks.hand();
+      expect(text()).toBe('');
+      expect(JSON.parse(requestLineText(line, TIME, ''))).toMatchObject({ path: line.path, requestId: line.requestId });
+    }
+  }
+});
+
+it('hands a block over before it would overflow, and keeps every line whole and in order', () => {
+  const { blocks, text } = collect();
+  const count = 2_000;
+  for (let i = 0; i < count; i++) {
+    if (i % 3 === 0) blocks.write(`{"message":"other ${i}"}\n`);
+    else expect(blocks.request({ ...base, requestId: `id-${i}`, path: `/plants/${'x'.repeat(i % 700)}` }, TIME, '')).toBe(true);
+  }
+  blocks.write(`${'y'.repeat(70_000)}\n`);
+  blocks.flushSync();
+  const lines = text().trimEnd().split('\n');
+  expect(lines).toHaveLength(count + 1);
+  lines.slice(0, count).forEach((line, i) => {
+    const parsed = JSON.parse(line) as Record<string, unknown>;
+    expect(i % 3 === 0 ? parsed['message'] : parsed['requestId']).toBe(i % 3 === 0 ? `other ${i}` : `id-${i}`);
+  });
+  expect(lines[count]).toHaveLength(70_000);
+});
