@@ -23,11 +23,23 @@ export interface RequestLine {
 }
 
 const BLOCK_BYTES = 65_536;
+const EMPTY = Buffer.alloc(0);
+const REQUEST_ID = Buffer.from(',"requestId":"', 'latin1');
+const ERROR_CODE = Buffer.from(',"errorCode":', 'latin1');
+const END = Buffer.from(',"message":"request"}\n', 'latin1');
 
 /** Lines gathered into blocks of bytes for `out`, in order. */
 export class LineBlocks {
   private bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   private used = 0;
+  // The encoded parts of the last request line, and what they were made of.
+  private time = '';
+  private worker = '';
+  private start = EMPTY;
+  private method: string | undefined = '';
+  private path = '';
+  private status: number | 'aborted' = 0;
+  private middle = EMPTY;
 
   constructor(private readonly out: BlockWriter) {}
 
@@ -47,30 +59,53 @@ export class LineBlocks {
   /**
    * The request line `requestLineText` would give, written as bytes; false (nothing written) when a
    * string on it has a character JSON would escape, or one past ASCII: the caller writes the text then.
-   * `time` and `worker` are the line's `,"time":…` and `,"worker":…` parts (plain ASCII).
+   * `time` and `worker` are the line's `,"time":…` and `,"worker":…` parts (plain ASCII). Most of a
+   * line is the same from one request to the next, so its parts are kept encoded and copied: the
+   * start (changes with the millisecond), the method, path and status, and the end.
    */
   request(line: RequestLine, time: string, worker: string): boolean {
-    const { requestId, method, path } = line;
-    if (!plain(path) || (requestId !== undefined && !plain(requestId)) || (method !== undefined && !plain(method)))
-      return false;
-    // The longest line these fields make: the fixed text, the strings, and at most 30 digits.
-    const most = 160 + time.length + worker.length + path.length + (requestId?.length ?? 0) + (method?.length ?? 0);
+    const { requestId, method, path, status, errorCode } = line;
+    if (time !== this.time || worker !== this.worker) {
+      this.time = time;
+      this.worker = worker;
+      this.start = Buffer.from(`{"level":"info"${time}${worker}`, 'latin1');
+    }
+    if (method !== this.method || path !== this.path || status !== this.status) {
+      if (!plain(path) || (method !== undefined && !plain(method))) return false;
+      this.method = method;
+      this.path = path;
+      this.status = status;
+      this.middle = Buffer.from(
+        `${method === undefined ? '' : `,"method":"${method}"`},"path":"${path}","status":${status === 'aborted' ? '"aborted"' : status},"durationMs":`,
+        'latin1',
+      );
+    }
+    const start = this.start;
+    const middle = this.middle;
+    // The longest line: the parts, the request id, and at most 60 characters of numbers.
+    const most = start.length + middle.length + (requestId?.length ?? 0) + 100;
     if (most > BLOCK_BYTES - this.used) this.hand();
     if (most > BLOCK_BYTES) return false;
     const b = this.bytes;
-    let at = put(b, this.used, '{"level":"info"');
-    at = put(b, at, time);
-    at = put(b, at, worker);
-    if (requestId !== undefined) at = put(b, put(b, put(b, at, ',"requestId":"'), requestId), '"');
-    if (method !== undefined) at = put(b, put(b, put(b, at, ',"method":"'), method), '"');
-    at = put(b, put(b, put(b, at, ',"path":"'), path), '","status":');
-    at = line.status === 'aborted' ? put(b, at, '"aborted"') : putWhole(b, at, line.status);
-    at = put(b, at, ',"durationMs":');
+    let at = copy(b, this.used, start);
+    if (requestId !== undefined) {
+      at = copy(b, at, REQUEST_ID);
+      for (let i = 0; i < requestId.length; i++) {
+        const c = requestId.charCodeAt(i);
+        // Nothing is kept of a line given up: `used` has not moved.
+        if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
+        b[at++] = c;
+      }
+      b[at++] = 0x22; // "
+    }
+    at = copy(b, at, middle);
     const hundredths = hundredthsOf(line.durationMs);
-    if (hundredths === undefined) at = put(b, at, JSON.stringify(line.durationMs));
-    else at = putHundredths(b, at, hundredths);
-    if (line.errorCode !== undefined) at = putWhole(b, put(b, at, ',"errorCode":'), line.errorCode);
-    this.used = put(b, at, ',"message":"request"}\n');
+    at =
+      hundredths === undefined
+        ? copy(b, at, Buffer.from(JSON.stringify(line.durationMs), 'latin1'))
+        : putHundredths(b, at, hundredths);
+    if (errorCode !== undefined) at = putWhole(b, copy(b, at, ERROR_CODE), errorCode);
+    this.used = copy(b, at, END);
     return true;
   }
 
@@ -104,6 +139,12 @@ function plain(text: string): boolean {
     if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
   }
   return true;
+}
+
+/** Copies `part` to `at`; returns where it ends. */
+function copy(bytes: Buffer, at: number, part: Uint8Array): number {
+  bytes.set(part, at);
+  return at + part.length;
 }
 
 /** Writes ASCII `text` at `at`; returns where it ends. */
