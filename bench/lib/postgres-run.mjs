@@ -94,7 +94,8 @@ export async function runOne(contender, connections, round, ctx, db, proxyPid) {
       stderrPath: logPath,
     });
     serverPid = running.pid;
-    const stopScraping = running.opsUrl && scrapeEverySecond([`${running.opsUrl}/metrics`], scrapes);
+    const stopScraping =
+      running.opsUrl && scrapeEverySecond([`${running.opsUrl}/metrics`], scrapes, { core: options.loadCore });
     try {
       const load = {
         url: running.url,

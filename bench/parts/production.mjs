@@ -139,7 +139,8 @@ export async function run(ctx) {
           pair: [byId.get(pair.a), byId.get(pair.b)],
           start,
           token: (contender) => (contender.jwt ? jwt.token : options.token),
-          during: (running) => scrapeEverySecond(running.map((r) => r.metricsUrl).filter(Boolean), tally),
+          during: (running) =>
+            scrapeEverySecond(running.map((r) => r.metricsUrl).filter(Boolean), tally, { core: options.loadCore }),
           onFail: (error) => pending.set(key, errorText(error)),
         }),
       );

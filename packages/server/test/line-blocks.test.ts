@@ -1,11 +1,15 @@
 // The request line written as bytes must be the very bytes of the line as text, for every value the
 // listener can pass, and a line that needs escaping must be left to the text.
-import { expect, it } from 'vitest';
-import { LineBlocks, type RequestLine, requestLineText } from '../src/internal/line-blocks.js';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fdWriter, LineBlocks, type RequestLine, requestLineText } from '../src/internal/line-blocks.js';
 
 function collect() {
   const written: Buffer[] = [];
-  const blocks = new LineBlocks({ write: (bytes) => written.push(Buffer.from(bytes)), flushSync: () => {} });
+  const blocks = new LineBlocks({ write: (bytes) => written.push(Buffer.from(bytes)) });
   return { blocks, text: () => Buffer.concat(written).toString('utf8') };
 }
 
@@ -65,7 +69,7 @@ it('hands a block over before it would overflow, and keeps every line whole and 
     else expect(blocks.request({ ...base, requestId: `id-${i}`, path: `/plants/${'x'.repeat(i % 700)}` }, TIME, '')).toBe(true);
   }
   blocks.write(`${'y'.repeat(70_000)}\n`);
-  blocks.flushSync();
+  blocks.hand();
   const lines = text().trimEnd().split('\n');
   expect(lines).toHaveLength(count + 1);
   lines.slice(0, count).forEach((line, i) => {
@@ -73,4 +77,61 @@ it('hands a block over before it would overflow, and keeps every line whole and 
     expect(i % 3 === 0 ? parsed['message'] : parsed['requestId']).toBe(i % 3 === 0 ? `other ${i}` : `id-${i}`);
   });
   expect(lines[count]).toHaveLength(70_000);
+});
+
+describe('fdWriter', () => {
+  it('writes every byte through a full non-blocking pipe, waiting for its slow reader', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'line-blocks-'));
+    try {
+      const fifo = join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      // A reader that takes its time, so the pipe (64 KiB) fills and writes meet EAGAIN.
+      const reader = spawn('sh', ['-c', `sleep 0.3; cat "${fifo}" > "${join(dir, 'out')}"`]);
+      const exited = new Promise((resolve) => reader.on('exit', resolve));
+      const fd = await new Promise<number>((resolve) => {
+        const poll = () => {
+          try {
+            resolve(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+          } catch {
+            setTimeout(poll, 10);
+          }
+        };
+        poll();
+      });
+      const blocks = new LineBlocks(fdWriter(fd));
+      const count = 20_000;
+      for (let i = 0; i < count; i++) blocks.request({ ...base, requestId: `id-${i}` }, TIME, '');
+      blocks.hand();
+      closeSync(fd);
+      await exited;
+      const lines = readFileSync(join(dir, 'out'), 'utf8').trimEnd().split('\n');
+      expect(lines).toHaveLength(count);
+      expect(lines.map((line) => (JSON.parse(line) as { requestId: string }).requestId)).toEqual(
+        Array.from({ length: count }, (_, i) => `id-${i}`),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('drops a block it cannot write (the reader has gone) and goes on, never throwing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'line-blocks-'));
+    try {
+      const fifo = join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writeEnd = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      closeSync(readEnd);
+      const blocks = new LineBlocks(fdWriter(writeEnd));
+      // EPIPE on every write: Node ignores SIGPIPE, and the writer drops the block.
+      expect(() => {
+        for (let i = 0; i < 1_000; i++) blocks.request(base, TIME, '');
+        blocks.write('{"message":"stopped"}\n');
+        blocks.hand();
+      }).not.toThrow();
+      closeSync(writeEnd);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,13 +1,39 @@
-// The bytes of the log on stderr: lines are encoded into a block here and handed to a writer a
+// The bytes of the log on stderr: lines are encoded into one block of memory here and written out a
 // block at a time (a write per line cost a busy server a third of its CPU). A request line whose
 // strings have nothing to escape (the common case: a generated request id, a method, `/plants`) is
 // written byte by byte into the block, with no string built for it: building and encoding the line
 // as a string was most of what `--log` cost a request.
+import { writeSync } from 'node:fs';
 
-/** Where full blocks go: sonic-boom in buffer mode, for file descriptor 2. */
+/** Where full blocks go: written whole before `write` returns, so the block can be filled again. */
 export interface BlockWriter {
-  write(bytes: Buffer): void;
-  flushSync(): void;
+  write(bytes: Uint8Array): void;
+}
+
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * A writer to a file descriptor (2, for stderr): the bytes written whole, in order, before it returns,
+ * so that one block is filled and written again and again. A fresh block for every write (what
+ * sonic-boom needs, as it may keep the bytes it could not write yet) touched new memory every few
+ * hundred lines. A full non-blocking pipe (EAGAIN) is waited for; on any other error (the reader of
+ * the pipe has gone) the block is dropped: the server goes on serving without its log rather than
+ * stopping on it.
+ */
+export function fdWriter(fd: number): BlockWriter {
+  return {
+    write(bytes) {
+      let at = 0;
+      while (at < bytes.length) {
+        try {
+          at += writeSync(fd, bytes, at, bytes.length - at);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+          Atomics.wait(SLEEP, 0, 0, 1);
+        }
+      }
+    },
+  };
 }
 
 /** The fields of a request line, in their order on the line. */
@@ -30,7 +56,7 @@ const END = Buffer.from(',"message":"request"}\n', 'latin1');
 
 /** Lines gathered into blocks of bytes for `out`, in order. */
 export class LineBlocks {
-  private bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+  private readonly bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   private used = 0;
   // The encoded parts of the last request line, and what they were made of.
   private time = '';
@@ -109,19 +135,12 @@ export class LineBlocks {
     return true;
   }
 
-  /** Hands the block to the writer (nothing when it is empty). */
+  /** Writes out the block (nothing when it is empty). */
   hand(): void {
     if (this.used === 0) return;
-    // sonic-boom keeps the bytes it could not write yet (EAGAIN on a pipe): the next block is new memory.
-    this.out.write(this.bytes.subarray(0, this.used));
-    this.bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    const used = this.used;
     this.used = 0;
-  }
-
-  /** Hands the block over and waits until the writer has written everything. */
-  flushSync(): void {
-    this.hand();
-    this.out.flushSync();
+    this.out.write(this.bytes.subarray(0, used));
   }
 }
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
-import { type BlockWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
+import { fdWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
 
 export type { RequestLine } from './line-blocks.js';
 
@@ -42,14 +42,11 @@ function stderrBlocks(): LineBlocks {
   // Synchronous: each block is written whole, in order, before the next line is taken. An asynchronous
   // write still in flight could land after the synchronous one an exit makes (a `stopped` line was seen
   // amid the request lines before it), and with lines gathered into blocks the writes are few enough
-  // that writing them from the thread pool measured no faster. Typed for strings; in buffer mode it
-  // takes Buffers (and only those).
-  const blocks = new LineBlocks(
-    pino.destination({ dest: 2, sync: true, contentMode: 'buffer' }) as unknown as BlockWriter,
-  );
+  // that writing them from the thread pool measured no faster.
+  const blocks = new LineBlocks(fdWriter(2));
   const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
   timer.unref();
-  process.on('exit', () => blocks.flushSync());
+  process.on('exit', () => blocks.hand());
   return blocks;
 }
 
@@ -110,7 +107,7 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     warn: at('warn'),
     error: at('error'),
     enabled: (level) => log.isLevelEnabled(level),
-    flush: () => blocks?.flushSync(),
+    flush: () => blocks?.hand(),
   };
 }
 
