@@ -38,12 +38,12 @@ export function pathForLog(path: string): string {
 const FLUSH_EVERY_MS = 200;
 
 /** A pino destination for file descriptor 2 that writes blocks of lines, in order, none lost at exit. */
-function stderrBlocks(): LineBlocks {
+function stderrBlocks(worker: string): LineBlocks {
   // Synchronous: each block is written whole, in order, before the next line is taken. An asynchronous
   // write still in flight could land after the synchronous one an exit makes (a `stopped` line was seen
   // amid the request lines before it), and with lines gathered into blocks the writes are few enough
   // that writing them from the thread pool measured no faster.
-  const blocks = new LineBlocks(fdWriter(2));
+  const blocks = new LineBlocks(fdWriter(2), worker);
   const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
   timer.unref();
   process.on('exit', () => blocks.hand());
@@ -71,7 +71,8 @@ function isoTime(): string {
  * `Authorization` header or a body: the fields are chosen at each call. `worker` goes on every line.
  */
 export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLevel; worker?: number } = {}): Logger {
-  const blocks = sink === 'stderr' ? stderrBlocks() : undefined;
+  const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
+  const blocks = sink === 'stderr' ? stderrBlocks(worker) : undefined;
   const destination = blocks ?? (sink as pino.DestinationStream);
   const log = pino(
     {
@@ -86,7 +87,8 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
   // Only request lines wait for a block: any other line (start, stop, the store's health, a fault)
   // goes out at once, with whatever request lines were before it.
   const now = blocks === undefined ? () => {} : () => blocks.hand();
-  const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
+  // The level is set once, here: whether request lines are written is known for good.
+  const requestLines = log.isLevelEnabled('info');
   const at =
     (level: LogLevel) =>
     (message: string, fields?: LogFields): void => {
@@ -98,9 +100,10 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     // every string JSON-encoded) without pino's generic serialisation, which cost a tenth of a
     // request's instructions.
     request(line) {
-      if (!log.isLevelEnabled('info')) return;
+      if (!requestLines) return;
       const time = isoTime();
-      if (blocks?.request(line, time, worker) !== true) destination.write(requestLineText(line, time, worker));
+      if (blocks !== undefined) blocks.request(line, time);
+      else destination.write(requestLineText(line, time, worker));
     },
     debug: at('debug'),
     info: at('info'),
