@@ -1,8 +1,7 @@
 // A Prometheus stand-in: scrapes `/metrics` URLs once a second while a load runs, as a real
 // scraper would, so that a server's metrics cost includes answering its scrapes. The scraper is a
-// process of its own on the load generator's core, as Prometheus runs on another machine: scraping
-// from the bench's own process, which no core is kept for, put its work on the servers' core beside
-// the scraped server and cost that server a twentieth of its req/s in the production part.
+// process of its own on the load generator's core, as Prometheus runs on another machine: the
+// bench's own process has no core kept for it and may run beside the servers.
 //
 // As a child: `node scrape.mjs '<json urls>'` scrapes until its stdin ends, then scrapes once more and
 // prints `RESULT {"ok":…,"failed":…}`.
