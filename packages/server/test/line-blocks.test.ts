@@ -31,7 +31,23 @@ it('writes the same bytes as the text for plain values, every duration and statu
     { ...base, status: 400, errorCode: 40003 },
     { ...base, path: '/api/v1/plants?x=1&y=%20', requestId: 'a-b_c.d:e/f' },
   ];
-  for (const durationMs of [0, 0.01, 0.1, 0.5, 1, 1.05, 1.2, 9.99, 10, 123.45, 100000.07, 0.005, 1 / 3, 1e25, Number.NaN])
+  for (const durationMs of [
+    0,
+    0.01,
+    0.1,
+    0.5,
+    1,
+    1.05,
+    1.2,
+    9.99,
+    10,
+    123.45,
+    100000.07,
+    0.005,
+    1 / 3,
+    1e25,
+    Number.NaN,
+  ])
     lines.push({ ...base, durationMs });
   for (const worker of ['', ',"worker":3']) {
     for (const line of lines) {
@@ -59,7 +75,11 @@ it('writes a line with a quote, a backslash, a control character or non-ASCII as
       blocks.hand();
       const one = requestLineText(base, TIME, '');
       expect(text()).toBe(`${one}${requestLineText(line, TIME, '')}${one}`);
-      expect(JSON.parse(text().split('\n')[1]!)).toMatchObject({ path: line.path, requestId: line.requestId, method: line.method });
+      expect(JSON.parse(text().split('\n')[1]!)).toMatchObject({
+        path: line.path,
+        requestId: line.requestId,
+        method: line.method,
+      });
     }
   }
 });

@@ -125,7 +125,10 @@ export function createJwtVerifier(options: JwtAuthOptions): JwtVerifier {
   // Verified tokens, found by the end of their signature and then compared whole: hashing a few
   // characters rather than a whole token (hundreds of characters, a new string on every request)
   // is most of what a cached check costs. Another token with the same ending is simply a miss.
-  const verifiedByTail = new Map<string, { readonly token: string; readonly until: number; readonly outcome: JwtOutcome }>();
+  const verifiedByTail = new Map<
+    string,
+    { readonly token: string; readonly until: number; readonly outcome: JwtOutcome }
+  >();
   const tailOf = (token: string): string => token.slice(-TAIL);
   // After a failed JWKS fetch, answer 503 at once until this time, rather than wait on every request.
   let unavailableUntil = 0;
