@@ -5,7 +5,7 @@
 import { createMemoryStore, createPlantStoreApp } from '@plant-store/core';
 import { AggregatorRegistry, Counter, Histogram, Registry } from 'prom-client';
 import { expect, it } from 'vitest';
-import { createMetrics } from '../src/internal/metrics.js';
+import { createMetrics, errorCodeOf } from '../src/internal/metrics.js';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 // On a bound (a bucket's bound is inclusive), between bounds, under the first, past the last.
@@ -56,7 +56,7 @@ it('exposes the request histogram and counter exactly as prom-client would, acro
   const observe = (round: number) => {
     SECONDS.forEach((seconds, i) => {
       const [status, body] = answers[(i + round) % answers.length]!;
-      ours.observeRequest(status, body, seconds);
+      ours.observeRequest(status, errorCodeOf(body), seconds);
       const label = status === undefined ? 'aborted' : String(status);
       ref.duration.observe({ status: label }, seconds);
       ref.requests.inc({ status: label, code: body?.startsWith('{"error":') ? body.slice(9, 14) : '' });
@@ -104,7 +104,7 @@ it('sums over workers as prom-client sums its own histograms', async () => {
   for (const [w, metrics] of workers.entries()) {
     for (const [i, seconds] of SECONDS.entries()) {
       if ((i + w) % 2 !== 0) continue;
-      metrics.observeRequest(200, '{}', seconds);
+      metrics.observeRequest(200, errorCodeOf('{}'), seconds);
       refs[w]!.duration.observe({ status: '200' }, seconds);
       refs[w]!.requests.inc({ status: '200', code: '' });
     }

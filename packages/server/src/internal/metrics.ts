@@ -4,8 +4,11 @@ import { Counter, collectDefaultMetrics, Gauge, type MetricValueWithName, Regist
 /** The server's Prometheus metrics, in a registry of their own (an app's own metrics stay apart). */
 export interface Metrics {
   readonly registry: Registry;
-  /** One answered request: its status (`undefined`: the client left first), body and duration. */
-  observeRequest(status: number | undefined, body: string | undefined, seconds: number): void;
+  /**
+   * One answered request: its status (`undefined`: the client left first), the Error code of its
+   * body ({@link errorCodeOf}: `''` for a success) and its duration.
+   */
+  observeRequest(status: number | undefined, code: string, seconds: number): void;
   /** One insert the store was asked for: its outcome and duration (the app's `onInsert`). */
   observeInsert(outcome: InsertOutcome, seconds: number): void;
   /** A read of the token file: whether a reload took (`undefined`: the read at start), and how many entries are accepted now. */
@@ -135,8 +138,7 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
       if (ok !== undefined) reloads.inc({ outcome: ok ? 'ok' : 'failed' });
       tokenEntries.set(entries);
     },
-    observeRequest(status, body, seconds) {
-      const code = errorCodeOf(body);
+    observeRequest(status, code, seconds) {
       let byCode = answered.get(status);
       if (byCode === undefined) {
         byCode = new Map();

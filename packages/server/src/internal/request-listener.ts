@@ -170,10 +170,10 @@ function finish(
   state.inFlight--;
   if (started !== 0) {
     const ms = performance.now() - started;
-    state.metrics?.observeRequest(status, body, ms / 1000);
+    const code = errorCodeOf(body);
+    state.metrics?.observeRequest(status, code, ms / 1000);
     if (state.logger !== undefined) {
       // Only these fields: never a header value (the Authorization header), a query or a body.
-      const code = errorCodeOf(body);
       state.logger.request({
         requestId,
         method: req.method,
