@@ -5,7 +5,14 @@ import { closeSync, constants, mkdtempSync, openSync, readFileSync, rmSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fdWriter, LineBlocks, type RequestLine, requestLineText } from '../src/internal/line-blocks.js';
+import {
+  durationOnLine,
+  fdWriter,
+  isoTimeOf,
+  LineBlocks,
+  type RequestLine,
+  requestLineText,
+} from '../src/internal/line-blocks.js';
 
 function collect(worker = '') {
   const written: Buffer[] = [];
@@ -13,7 +20,13 @@ function collect(worker = '') {
   return { blocks, text: () => Buffer.concat(written).toString('utf8') };
 }
 
-const TIME = ',"time":"2026-11-25T16:42:24.123Z"';
+const WALL_MS = Date.parse('2026-11-25T16:42:24.123Z');
+const TIME = isoTimeOf(WALL_MS);
+
+/** Hands `line` to `blocks` as the logger does, at `wallMs` (a time within WALL_MS's millisecond by default). */
+function put(blocks: LineBlocks, line: RequestLine, wallMs = WALL_MS + 0.7): void {
+  blocks.request(line.requestId, line.method, line.path, line.status, line.durationMs, line.errorCode, wallMs);
+}
 const base: RequestLine = {
   requestId: '8027cfef-e6f5-4e6f-83a9-db188935713b',
   method: 'POST',
@@ -45,6 +58,12 @@ it('writes the same bytes as the text for plain values, every duration and statu
     100000.07,
     0.005,
     1 / 3,
+    1.2345,
+    2.675,
+    0.004,
+    0.0049999,
+    87.654321,
+    -0.5,
     1e25,
     Number.NaN,
   ])
@@ -52,13 +71,31 @@ it('writes the same bytes as the text for plain values, every duration and statu
   for (const worker of ['', ',"worker":3']) {
     for (const line of lines) {
       const { blocks, text } = collect(worker);
-      blocks.request(line, TIME);
+      put(blocks, line);
       blocks.hand();
       expect(text()).toBe(requestLineText(line, TIME, worker));
       const parsed = JSON.parse(text()) as Record<string, unknown>;
-      expect(parsed['durationMs']).toBe(Number.isNaN(line.durationMs) ? null : line.durationMs);
+      expect(parsed['durationMs']).toBe(Number.isNaN(line.durationMs) ? null : durationOnLine(line.durationMs));
     }
   }
+});
+
+it("stamps each line with the millisecond of its wall-clock time, as pino's time reads", () => {
+  const { blocks, text } = collect();
+  const times = [WALL_MS, WALL_MS + 0.999, WALL_MS + 1, WALL_MS + 1.5, WALL_MS + 86_400_000.25];
+  for (const wallMs of times) put(blocks, base, wallMs);
+  blocks.hand();
+  const stamped = text()
+    .trimEnd()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { time: string }).time);
+  expect(stamped).toEqual([
+    '2026-11-25T16:42:24.123Z',
+    '2026-11-25T16:42:24.123Z',
+    '2026-11-25T16:42:24.124Z',
+    '2026-11-25T16:42:24.124Z',
+    '2026-11-26T16:42:24.123Z',
+  ]);
 });
 
 it('writes a line with a quote, a backslash, a control character or non-ASCII as its JSON text', () => {
@@ -69,9 +106,9 @@ it('writes a line with a quote, a backslash, a control character or non-ASCII as
       { ...base, method: odd },
     ]) {
       const { blocks, text } = collect();
-      blocks.request(base, TIME);
-      blocks.request(line, TIME);
-      blocks.request(base, TIME);
+      put(blocks, base);
+      put(blocks, line);
+      put(blocks, base);
       blocks.hand();
       const one = requestLineText(base, TIME, '');
       expect(text()).toBe(`${one}${requestLineText(line, TIME, '')}${one}`);
@@ -89,7 +126,7 @@ it('hands a block over before it would overflow, and keeps every line whole and 
   const count = 2_000;
   for (let i = 0; i < count; i++) {
     if (i % 3 === 0) blocks.write(`{"message":"other ${i}"}\n`);
-    else blocks.request({ ...base, requestId: `id-${i}`, path: `/plants/${'x'.repeat(i % 700)}` }, TIME);
+    else put(blocks, { ...base, requestId: `id-${i}`, path: `/plants/${'x'.repeat(i % 700)}` });
   }
   blocks.write(`${'y'.repeat(70_000)}\n`);
   blocks.hand();
@@ -123,7 +160,7 @@ describe('fdWriter', () => {
       });
       const blocks = new LineBlocks(fdWriter(fd));
       const count = 20_000;
-      for (let i = 0; i < count; i++) blocks.request({ ...base, requestId: `id-${i}` }, TIME);
+      for (let i = 0; i < count; i++) put(blocks, { ...base, requestId: `id-${i}` });
       blocks.hand();
       closeSync(fd);
       await exited;
@@ -148,7 +185,7 @@ describe('fdWriter', () => {
       const blocks = new LineBlocks(fdWriter(writeEnd));
       // EPIPE on every write: Node ignores SIGPIPE, and the writer drops the block.
       expect(() => {
-        for (let i = 0; i < 1_000; i++) blocks.request(base, TIME);
+        for (let i = 0; i < 1_000; i++) put(blocks, base);
         blocks.write('{"message":"stopped"}\n');
         blocks.hand();
       }).not.toThrow();

@@ -43,6 +43,7 @@ export interface RequestLine {
   readonly path: string;
   /** `aborted`: the answer was never written because the client had gone. */
   readonly status: number | 'aborted';
+  /** Written rounded to hundredths of a millisecond, as {@link durationOnLine} gives it. */
   readonly durationMs: number;
   /** The Error code of a failure's body (left off the line for a success). */
   readonly errorCode: number | undefined;
@@ -61,15 +62,23 @@ export class LineBlocks {
   private readonly bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   private used = 0;
   // The encoded parts of the last request line, and what they were made of.
-  private time = '';
   private start = EMPTY;
   private method: string | undefined = '';
   private path = '';
   private status: number | 'aborted' = 0;
   private middle = EMPTY;
-  // Request lines not encoded yet, and the `,"time":…` part of each.
-  private readonly waiting: RequestLine[] = [];
-  private readonly waitingTimes: string[] = [];
+  // The ms since the epoch `start` was made for.
+  private timeMs = Number.NaN;
+  // Request lines not encoded yet, field by field: a line costs the request no object, and its
+  // wall-clock time (ms since the epoch) and duration no boxed number.
+  private waiting = 0;
+  private readonly ids: (string | undefined)[] = new Array(BATCH).fill(undefined);
+  private readonly methods: (string | undefined)[] = new Array(BATCH).fill(undefined);
+  private readonly paths: string[] = new Array(BATCH).fill('');
+  private readonly statuses: (number | 'aborted')[] = new Array(BATCH).fill(0);
+  private readonly errorCodes: (number | undefined)[] = new Array(BATCH).fill(undefined);
+  private readonly durations = new Float64Array(BATCH);
+  private readonly times = new Float64Array(BATCH);
 
   /** `worker`: the `,"worker":…` part of every request line, or nothing. */
   constructor(
@@ -84,14 +93,29 @@ export class LineBlocks {
   }
 
   /**
-   * A request line, `time` its `,"time":…` part. Lines are encoded a batch at a time: encoding each
-   * as its request ends measured several times slower than encoding many in a row, with the code
-   * and the parts it copies still in the processor's caches from the line before.
+   * A request line (the fields of {@link RequestLine}, in its order), `wallMs` its time in ms since
+   * the epoch. Lines are encoded a batch at a time: encoding each as its request ends measured
+   * several times slower than encoding many in a row, with the code and the parts it copies still
+   * in the processor's caches from the line before.
    */
-  request(line: RequestLine, time: string): void {
-    this.waiting.push(line);
-    this.waitingTimes.push(time);
-    if (this.waiting.length === BATCH) this.encodeWaiting();
+  request(
+    requestId: string | undefined,
+    method: string | undefined,
+    path: string,
+    status: number | 'aborted',
+    durationMs: number,
+    errorCode: number | undefined,
+    wallMs: number,
+  ): void {
+    const i = this.waiting++;
+    this.ids[i] = requestId;
+    this.methods[i] = method;
+    this.paths[i] = path;
+    this.statuses[i] = status;
+    this.durations[i] = durationMs;
+    this.errorCodes[i] = errorCode;
+    this.times[i] = wallMs;
+    if (this.waiting === BATCH) this.encodeWaiting();
   }
 
   /** Writes out the block (nothing when it is empty), with every request line waiting. */
@@ -101,13 +125,23 @@ export class LineBlocks {
   }
 
   private encodeWaiting(): void {
-    const lines = this.waiting;
-    const times = this.waitingTimes;
-    for (let i = 0; i < lines.length; i++) {
-      if (!this.encode(lines[i]!, times[i]!)) this.writeText(requestLineText(lines[i]!, times[i]!, this.worker));
+    for (let i = 0; i < this.waiting; i++) {
+      if (!this.encode(i)) {
+        const line: RequestLine = {
+          requestId: this.ids[i],
+          method: this.methods[i],
+          path: this.paths[i]!,
+          status: this.statuses[i]!,
+          durationMs: this.durations[i]!,
+          errorCode: this.errorCodes[i],
+        };
+        this.writeText(requestLineText(line, isoTimeOf(Math.floor(this.times[i]!)), this.worker));
+      }
+      // Strings let go of, so that a quiet server keeps no request's strings alive.
+      this.ids[i] = undefined;
+      this.paths[i] = '';
     }
-    lines.length = 0;
-    times.length = 0;
+    this.waiting = 0;
   }
 
   private writeText(line: string): void {
@@ -128,11 +162,16 @@ export class LineBlocks {
    * Most of a line is the same from one request to the next, so its parts are kept encoded and
    * copied: the start (changes with the millisecond), the method, path and status, and the end.
    */
-  private encode(line: RequestLine, time: string): boolean {
-    const { requestId, method, path, status, errorCode } = line;
-    if (time !== this.time) {
-      this.time = time;
-      this.start = Buffer.from(`{"level":"info"${time}${this.worker}`, 'latin1');
+  private encode(i: number): boolean {
+    const requestId = this.ids[i];
+    const method = this.methods[i];
+    const path = this.paths[i]!;
+    const status = this.statuses[i]!;
+    const errorCode = this.errorCodes[i];
+    const ms = Math.floor(this.times[i]!);
+    if (ms !== this.timeMs) {
+      this.timeMs = ms;
+      this.start = Buffer.from(`{"level":"info"${isoTimeOf(ms)}${this.worker}`, 'latin1');
     }
     if (method !== this.method || path !== this.path || status !== this.status) {
       if (!plain(path) || (method !== undefined && !plain(method))) return false;
@@ -154,8 +193,8 @@ export class LineBlocks {
     let at = copy(b, this.used, start);
     if (requestId !== undefined) {
       at = copy(b, at, REQUEST_ID);
-      for (let i = 0; i < requestId.length; i++) {
-        const c = requestId.charCodeAt(i);
+      for (let k = 0; k < requestId.length; k++) {
+        const c = requestId.charCodeAt(k);
         // Nothing is kept of a line given up: `used` has not moved.
         if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
         b[at++] = c;
@@ -163,10 +202,10 @@ export class LineBlocks {
       b[at++] = 0x22; // "
     }
     at = copy(b, at, middle);
-    const hundredths = hundredthsOf(line.durationMs);
+    const hundredths = hundredthsOf(this.durations[i]!);
     at =
       hundredths === undefined
-        ? copy(b, at, Buffer.from(JSON.stringify(line.durationMs), 'latin1'))
+        ? put(b, at, JSON.stringify(durationOnLine(this.durations[i]!)))
         : putHundredths(b, at, hundredths);
     if (errorCode !== undefined) at = putWhole(b, copy(b, at, ERROR_CODE), errorCode);
     this.used = copy(b, at, END);
@@ -181,11 +220,22 @@ export class LineBlocks {
   }
 }
 
-/** The request line as text: the bytes {@link LineBlocks} writes for it. */
+/** The request line as text, `time` its `,"time":…` part: the bytes {@link LineBlocks} writes for it. */
 export function requestLineText(line: RequestLine, time: string, worker: string): string {
   const hundredths = hundredthsOf(line.durationMs);
-  const duration = hundredths === undefined ? JSON.stringify(line.durationMs) : hundredthsText(hundredths);
+  const duration =
+    hundredths === undefined ? JSON.stringify(durationOnLine(line.durationMs)) : hundredthsText(hundredths);
   return `{"level":"info"${time}${worker}${line.requestId === undefined ? '' : `,"requestId":${JSON.stringify(line.requestId)}`}${line.method === undefined ? '' : `,"method":${JSON.stringify(line.method)}`},"path":${JSON.stringify(line.path)},"status":${line.status === 'aborted' ? '"aborted"' : line.status},"durationMs":${duration}${line.errorCode === undefined ? '' : `,"errorCode":${line.errorCode}`},"message":"request"}\n`;
+}
+
+/** The duration a line shows: rounded to hundredths of a millisecond. */
+export function durationOnLine(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** pino's time part of a line, `,"time":"<ISO 8601>"`, for `ms` since the epoch. */
+export function isoTimeOf(ms: number): string {
+  return `,"time":"${new Date(ms).toISOString()}"`;
 }
 
 /** Whether JSON writes `text` as it is between quotes: printable ASCII without `"` or `\`. */
@@ -223,12 +273,13 @@ function putWhole(bytes: Buffer, at: number, value: number): number {
 }
 
 /**
- * `ms` in hundredths when it is a whole number of them (what the listener passes), so that it can
- * be written from whole numbers, which is cheaper than writing a fraction; undefined otherwise.
+ * `ms` in hundredths of a millisecond, rounded, as whole numbers are cheaper to write than a
+ * fraction; undefined below 0, past 15 digits (where JSON's shortest form of the number may differ
+ * from the digits) and for NaN: JSON writes the duration then.
  */
 function hundredthsOf(ms: number): number | undefined {
   const hundredths = Math.round(ms * 100);
-  return hundredths / 100 === ms && hundredths >= 0 && Number.isSafeInteger(hundredths) ? hundredths : undefined;
+  return hundredths >= 0 && hundredths < 1e15 ? hundredths : undefined;
 }
 
 /** A number of hundredths as JSON writes the number they make: `125` → `1.25`, `120` → `1.2`, `100` → `1`. */

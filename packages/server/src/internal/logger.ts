@@ -1,8 +1,8 @@
 import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
-import { fdWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
+import { fdWriter, LineBlocks, requestLineText } from './line-blocks.js';
 
-export type { RequestLine } from './line-blocks.js';
+import type { RequestLine } from './line-blocks.js';
 
 /** The levels a log can be set to, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -17,8 +17,19 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
-  /** The line of one answered request (level info, message `request`), when info lines are written. */
-  request(line: RequestLine): void;
+  /**
+   * The line of one answered request (level info, message `request`), when info lines are written:
+   * the fields of {@link RequestLine} in its order, then `at`, the `performance.now()` of the answer.
+   */
+  request(
+    requestId: string | undefined,
+    method: string | undefined,
+    path: string,
+    status: number | 'aborted',
+    durationMs: number,
+    errorCode: number | undefined,
+    at: number,
+  ): void;
   /** Whether lines of `level` are written (to skip building fields that would be dropped). */
   enabled(level: LogLevel): boolean;
   /** Writes out what is buffered (before the process exits). */
@@ -44,10 +55,23 @@ function stderrBlocks(worker: string): LineBlocks {
   // amid the request lines before it), and with lines gathered into blocks the writes are few enough
   // that writing them from the thread pool measured no faster.
   const blocks = new LineBlocks(fdWriter(2), worker);
-  const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
+  const timer = setInterval(() => {
+    blocks.hand();
+    syncWallClock();
+  }, FLUSH_EVERY_MS);
   timer.unref();
   process.on('exit', () => blocks.hand());
   return blocks;
+}
+
+// A request line's time is its answer's `performance.now()` (which the listener reads anyway) on
+// the wall clock: `performance.timeOrigin` plus it, moved where the wall clock has drifted from the
+// monotonic one (NTP, a clock set) so that lines stay within a millisecond of `Date.now()`.
+let wallOffset = performance.timeOrigin;
+function syncWallClock(): void {
+  // Date.now() is whole milliseconds: a wall clock in step reads up to 1 ms behind.
+  const drift = Date.now() - (wallOffset + performance.now());
+  if (drift > 0 || drift < -1) wallOffset += drift;
 }
 
 let lastMs = Number.NaN;
@@ -99,11 +123,14 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     // The one line per request, written as pino writes the others (the same keys in the same order,
     // every string JSON-encoded) without pino's generic serialisation, which cost a tenth of a
     // request's instructions.
-    request(line) {
+    request(requestId, method, path, status, durationMs, errorCode, at) {
       if (!requestLines) return;
-      const time = isoTime();
-      if (blocks !== undefined) blocks.request(line, time);
-      else destination.write(requestLineText(line, time, worker));
+      path = pathForLog(path);
+      if (blocks !== undefined) blocks.request(requestId, method, path, status, durationMs, errorCode, wallOffset + at);
+      else
+        destination.write(
+          requestLineText({ requestId, method, path, status, durationMs, errorCode }, isoTime(), worker),
+        );
     },
     debug: at('debug'),
     info: at('info'),

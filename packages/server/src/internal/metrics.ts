@@ -43,6 +43,11 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
   // Counted here per request, by status and then Error code, and added to prom-client's counter when
   // it is read (a scrape): no label object or key is built per request.
   const answered = new Map<number | undefined, Map<string, { readonly status: string; count: number }>>();
+  let last: { status: number | undefined; code: string; entry: { count: number } } = {
+    status: Number.NaN,
+    code: '',
+    entry: { count: 0 },
+  };
   new Counter({
     name: 'plant_store_http_requests_total',
     help: 'Requests answered, by HTTP status and Error code ("" for a success; status "aborted" when the client left first).',
@@ -139,14 +144,21 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
       tokenEntries.set(entries);
     },
     observeRequest(status, code, seconds) {
-      let byCode = answered.get(status);
-      if (byCode === undefined) {
-        byCode = new Map();
-        answered.set(status, byCode);
+      // Most answers are the one before's again (a run of creates): that entry is kept at hand.
+      if (status !== last.status || code !== last.code) {
+        let byCode = answered.get(status);
+        if (byCode === undefined) {
+          byCode = new Map();
+          answered.set(status, byCode);
+        }
+        let entry = byCode.get(code);
+        if (entry === undefined) {
+          entry = { status: statusLabel(status), count: 0 };
+          byCode.set(code, entry);
+        }
+        last = { status, code, entry };
       }
-      const entry = byCode.get(code);
-      if (entry === undefined) byCode.set(code, { status: statusLabel(status), count: 1 });
-      else entry.count++;
+      last.entry.count++;
       duration.observe(status, seconds);
     },
     observeInsert(outcome, seconds) {
@@ -160,6 +172,13 @@ function statusLabel(status: number | undefined): string {
   return status === undefined ? 'aborted' : String(status);
 }
 
+interface Series {
+  readonly label: string;
+  readonly buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
 /**
  * A Prometheus histogram by one label, in the series prom-client's Histogram gives (`_bucket` by
  * `le`, cumulative, with `+Inf`; `_sum`; `_count`), summed across workers as prom-client sums
@@ -170,7 +189,9 @@ function statusLabel(status: number | undefined): string {
 class OneLabelHistogram<K> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<K, { label: string; buckets: Float64Array; sum: number; count: number }>();
+  private readonly series = new Map<K, Series>();
+  private last: Series | undefined;
+  private lastKey: K | undefined;
 
   /** `labelOf` gives the label's value for a key: a series is found by its key, its text made once. */
   constructor(
@@ -184,10 +205,16 @@ class OneLabelHistogram<K> {
   }
 
   observe(key: K, value: number): void {
-    let series = this.series.get(key);
-    if (series === undefined) {
-      series = { label: this.labelOf(key), buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
-      this.series.set(key, series);
+    // The series of the observation before is kept at hand: most are of the same key again.
+    let series = this.last;
+    if (key !== this.lastKey || series === undefined) {
+      series = this.series.get(key);
+      if (series === undefined) {
+        series = { label: this.labelOf(key), buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
+        this.series.set(key, series);
+      }
+      this.last = series;
+      this.lastKey = key;
     }
     // Prometheus buckets are upper bounds, inclusive; past the last one only `+Inf` (the count) holds it.
     let bucket = 0;
@@ -224,6 +251,7 @@ class OneLabelHistogram<K> {
 
   reset(): void {
     this.series.clear();
+    this.last = undefined;
   }
 }
 

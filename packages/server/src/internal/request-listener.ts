@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
 import { ErrorCode } from '@plant-store/core';
 import { BodyAlreadyReadError, NodeRequest, pathOf } from './node-request.js';
-import { describeError, type Logger, pathForLog } from './logger.js';
+import { describeError, type Logger } from './logger.js';
 import { errorCodeOf, type Metrics } from './metrics.js';
 import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
@@ -169,21 +169,21 @@ function finish(
 ): void {
   state.inFlight--;
   if (started !== 0) {
-    const ms = performance.now() - started;
+    const now = performance.now();
+    const ms = now - started;
     const code = errorCodeOf(body);
     state.metrics?.observeRequest(status, code, ms / 1000);
-    if (state.logger !== undefined) {
-      // Only these fields: never a header value (the Authorization header), a query or a body.
-      state.logger.request({
-        requestId,
-        method: req.method,
-        path: pathForLog(path),
-        // No status: the answer was never written because the client had gone.
-        status: status ?? 'aborted',
-        durationMs: Math.round(ms * 100) / 100,
-        errorCode: code === '' ? undefined : Number(code),
-      });
-    }
+    // Only these fields: never a header value (the Authorization header), a query or a body.
+    // No status: the answer was never written because the client had gone.
+    state.logger?.request(
+      requestId,
+      req.method,
+      path,
+      status ?? 'aborted',
+      ms,
+      code === '' ? undefined : Number(code),
+      now,
+    );
   }
   if (state.closing && state.inFlight === 0) state.onIdle();
 }
