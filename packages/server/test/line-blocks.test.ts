@@ -82,7 +82,17 @@ it('writes the same bytes as the text for plain values, every duration and statu
 
 it("stamps each line with the millisecond of its wall-clock time, as pino's time reads", () => {
   const { blocks, text } = collect();
-  const times = [WALL_MS, WALL_MS + 0.999, WALL_MS + 1, WALL_MS + 1.5, WALL_MS + 86_400_000.25];
+  const times = [
+    WALL_MS,
+    WALL_MS + 0.999,
+    WALL_MS + 1,
+    WALL_MS + 1.5,
+    WALL_MS + 876.5,
+    WALL_MS + 877,
+    WALL_MS + 964,
+    WALL_MS + 86_400_000.25,
+    WALL_MS - 0.5,
+  ];
   for (const wallMs of times) put(blocks, base, wallMs);
   blocks.hand();
   const stamped = text()
@@ -94,7 +104,11 @@ it("stamps each line with the millisecond of its wall-clock time, as pino's time
     '2026-11-25T16:42:24.123Z',
     '2026-11-25T16:42:24.124Z',
     '2026-11-25T16:42:24.124Z',
+    '2026-11-25T16:42:24.999Z',
+    '2026-11-25T16:42:25.000Z',
+    '2026-11-25T16:42:25.087Z',
     '2026-11-26T16:42:24.123Z',
+    '2026-11-25T16:42:24.122Z',
   ]);
 });
 

@@ -53,7 +53,6 @@ const BLOCK_BYTES = 65_536;
 /** Request lines encoded together. */
 const BATCH = 64;
 const EMPTY = Buffer.alloc(0);
-const REQUEST_ID = Buffer.from(',"requestId":"', 'latin1');
 const ERROR_CODE = Buffer.from(',"errorCode":', 'latin1');
 const END = Buffer.from(',"message":"request"}\n', 'latin1');
 
@@ -61,8 +60,12 @@ const END = Buffer.from(',"message":"request"}\n', 'latin1');
 export class LineBlocks {
   private readonly bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
   private used = 0;
-  // The encoded parts of the last request line, and what they were made of.
-  private start = EMPTY;
+  // The encoded parts of the last request line, and what they were made of: the start (up to the
+  // request id's opening quote), and the part from its closing quote to the duration.
+  private start: Buffer = EMPTY;
+  // The second `start` was built for, and where its digits of milliseconds are.
+  private startSecond = Number.NaN;
+  private msAt = 0;
   private method: string | undefined = '';
   private path = '';
   private status: number | 'aborted' = 0;
@@ -160,46 +163,41 @@ export class LineBlocks {
    * The request line `requestLineText` would give, written as bytes; false (nothing written) when a
    * string on it has a character JSON would escape, or one past ASCII: the caller writes the text then.
    * Most of a line is the same from one request to the next, so its parts are kept encoded and
-   * copied: the start (changes with the millisecond), the method, path and status, and the end.
+   * copied: the start (its digits of milliseconds change), the method, path and status, and the end.
+   * A line without a request id is left to the text.
    */
   private encode(i: number): boolean {
     const requestId = this.ids[i];
+    if (requestId === undefined) return false;
     const method = this.methods[i];
     const path = this.paths[i]!;
     const status = this.statuses[i]!;
     const errorCode = this.errorCodes[i];
     const ms = Math.floor(this.times[i]!);
-    if (ms !== this.timeMs) {
-      this.timeMs = ms;
-      this.start = Buffer.from(`{"level":"info"${isoTimeOf(ms)}${this.worker}`, 'latin1');
-    }
+    if (ms !== this.timeMs) this.startAt(ms);
     if (method !== this.method || path !== this.path || status !== this.status) {
       if (!plain(path) || (method !== undefined && !plain(method))) return false;
       this.method = method;
       this.path = path;
       this.status = status;
       this.middle = Buffer.from(
-        `${method === undefined ? '' : `,"method":"${method}"`},"path":"${path}","status":${status === 'aborted' ? '"aborted"' : status},"durationMs":`,
+        `"${method === undefined ? '' : `,"method":"${method}"`},"path":"${path}","status":${status === 'aborted' ? '"aborted"' : status},"durationMs":`,
         'latin1',
       );
     }
     const start = this.start;
     const middle = this.middle;
     // The longest line: the parts, the request id, and at most 60 characters of numbers.
-    const most = start.length + middle.length + (requestId?.length ?? 0) + 100;
+    const most = start.length + middle.length + requestId.length + 100;
     if (most > BLOCK_BYTES - this.used) this.writeBlock();
     if (most > BLOCK_BYTES) return false;
     const b = this.bytes;
     let at = copy(b, this.used, start);
-    if (requestId !== undefined) {
-      at = copy(b, at, REQUEST_ID);
-      for (let k = 0; k < requestId.length; k++) {
-        const c = requestId.charCodeAt(k);
-        // Nothing is kept of a line given up: `used` has not moved.
-        if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
-        b[at++] = c;
-      }
-      b[at++] = 0x22; // "
+    for (let k = 0; k < requestId.length; k++) {
+      const c = requestId.charCodeAt(k);
+      // Nothing is kept of a line given up: `used` has not moved.
+      if (c > 0x7e || PLAIN[c] === 0) return false;
+      b[at++] = c;
     }
     at = copy(b, at, middle);
     const hundredths = hundredthsOf(this.durations[i]!);
@@ -210,6 +208,26 @@ export class LineBlocks {
     if (errorCode !== undefined) at = putWhole(b, copy(b, at, ERROR_CODE), errorCode);
     this.used = copy(b, at, END);
     return true;
+  }
+
+  /**
+   * Makes `start` the start of a line at `ms` since the epoch: built anew when the second changes,
+   * else only its three digits of milliseconds written over.
+   */
+  private startAt(ms: number): void {
+    this.timeMs = ms;
+    const second = Math.floor(ms / 1000);
+    if (second !== this.startSecond) {
+      this.startSecond = second;
+      const text = `{"level":"info"${isoTimeOf(ms)}${this.worker},"requestId":"`;
+      this.start = Buffer.from(text, 'latin1');
+      this.msAt = text.indexOf('Z"') - 3;
+      return;
+    }
+    const part = ms - second * 1000;
+    this.start[this.msAt] = 48 + Math.floor(part / 100);
+    this.start[this.msAt + 1] = 48 + (Math.floor(part / 10) % 10);
+    this.start[this.msAt + 2] = 48 + (part % 10);
   }
 
   private writeBlock(): void {
@@ -238,11 +256,18 @@ export function isoTimeOf(ms: number): string {
   return `,"time":"${new Date(ms).toISOString()}"`;
 }
 
-/** Whether JSON writes `text` as it is between quotes: printable ASCII without `"` or `\`. */
+/** 1 for each character JSON writes as it is between quotes: printable ASCII but `"` and `\`. */
+const PLAIN = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(0x7f);
+  for (let c = 0x20; c < 0x7f; c++) table[c] = c === 0x22 || c === 0x5c ? 0 : 1;
+  return table;
+})();
+
+/** Whether JSON writes `text` as it is between quotes. */
 function plain(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c > 0x7e) return false;
+    if (c > 0x7e || PLAIN[c] === 0) return false;
   }
   return true;
 }
