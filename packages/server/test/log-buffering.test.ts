@@ -19,6 +19,7 @@ const create = (url: string, id: number, requestId: string): Promise<Response> =
   });
 
 it('writes every request line, whole and in order, before it exits on SIGTERM', async () => {
+  const started = Date.now();
   const cli = run(['--port', '0', '--host', '127.0.0.1', '--token', TOKEN, '--log']);
   const url = await listening(cli);
   // Enough lines for several blocks and a partial one left waiting when the signal comes.
@@ -47,6 +48,12 @@ it('writes every request line, whole and in order, before it exits on SIGTERM', 
     'draining',
     'stopped',
   ]);
+  // A request line's time is its answer's monotonic clock on the wall clock, pino's lines read
+  // Date.now(): lines in order of writing, no time before the one before by a millisecond or more.
+  const times = all.map((line) => Date.parse(String(line['time'])));
+  expect(times.every(Number.isFinite)).toBe(true);
+  times.slice(1).forEach((time, i) => expect(time).toBeGreaterThanOrEqual(times[i]! - 1));
+  expect(times[0]! - started).toBeGreaterThanOrEqual(-1);
 });
 
 it('writes a waiting line when it exits on a second signal without draining', async () => {
