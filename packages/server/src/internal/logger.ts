@@ -1,8 +1,6 @@
 import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
-import { fdWriter, LineBlocks, requestLineText } from './line-blocks.js';
-
-import type { RequestLine } from './line-blocks.js';
+import { fdWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
 
 /** The levels a log can be set to, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
