@@ -17,17 +17,10 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
   /**
    * The line of one answered request (level info, message `request`), when info lines are written:
-   * the fields of {@link RequestLine} in its order, then `at`, the `performance.now()` of the answer.
+   * the fields of {@link RequestLine} in its order, as {@link LineBlocks.request} takes them, but the
+   * last is the `performance.now()` of the answer (the logger puts it on the wall clock).
    */
-  request(
-    requestId: string | undefined,
-    method: string | undefined,
-    path: string,
-    status: number | 'aborted',
-    durationMs: number,
-    errorCode: number | undefined,
-    at: number,
-  ): void;
+  request(...line: Parameters<LineBlocks['request']>): void;
   /** Whether lines of `level` are written (to skip building fields that would be dropped). */
   enabled(level: LogLevel): boolean;
   /** Writes out what is buffered (before the process exits). */
