@@ -28,7 +28,18 @@ async function sendOnSocket(port: number, request: RawRequest): Promise<Observed
  */
 export async function sendOverHttp(origin: string, request: RawRequest): Promise<Observed> {
   const declaresLength = Object.keys(request.headers ?? {}).some((name) => name.toLowerCase() === 'content-length');
-  return declaresLength
-    ? sendOnSocket(Number(new URL(origin).port), request)
-    : observe(await fetch(toRequest(origin, request)));
+  if (declaresLength) return sendOnSocket(Number(new URL(origin).port), request);
+  try {
+    return observe(await fetch(toRequest(origin, request)));
+  } catch (error) {
+    // An answer given before a large body is all sent (413 by size) races the upload: a runtime that
+    // closes its socket with the rest unread (workerd) resets the connection, and fetch can lose the
+    // answer with it when the machine is busy. Sent once more, so that the race is not a failure;
+    // an answer lost twice still is.
+    if (!(error instanceof TypeError) || (bodyBytes(request.body)?.byteLength ?? 0) <= LARGE_BODY) throw error;
+    return observe(await fetch(toRequest(origin, request)));
+  }
 }
+
+/** Bodies above this size are the ones whose answer can race the upload (see sendOverHttp). */
+const LARGE_BODY = 64 * 1024;
