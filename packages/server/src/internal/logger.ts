@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { LogSink } from '../create-plant-store-listener.js';
-import { fdWriter, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
+import { fdWriter, isoTimeOf, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
 
 /** The levels a log can be set to, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -75,7 +75,7 @@ function isoTime(): string {
   const now = Date.now();
   if (now !== lastMs) {
     lastMs = now;
-    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+    lastTime = isoTimeOf(now);
   }
   return lastTime;
 }
