@@ -53,6 +53,22 @@ async function main(): Promise<void> {
     fail('could not start', error);
   }
 
+  // The signals are ours before the banner says so: a supervisor that stops the server the moment it
+  // reads "listening on" must get a drain and exit 0, not the default action of the signal.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // A second signal means "now": skip the wait for requests in flight.
+      process.stderr.write(`plant-store-server: ${signal} again, exiting without waiting\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    drainAndExit(server, opened, fail);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
+
   // The banner goes out in one write: a program that waits for "listening on" then reads the
   // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
   const banner = [`Plant Store server listening on ${server.url}`];
@@ -66,20 +82,6 @@ async function main(): Promise<void> {
     banner.push('Accepting any bearer token (--any-token).');
   }
   process.stdout.write(`${banner.join('\n')}\n`);
-  if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
-
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
-      // A second signal means "now": skip the wait for requests in flight.
-      process.stderr.write(`plant-store-server: ${signal} again, exiting without waiting\n`);
-      process.exit(1);
-    }
-    stopping = true;
-    drainAndExit(server, opened, fail);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 /**

@@ -158,6 +158,28 @@ it('keeps plants in the --data file across a SIGTERM and a restart, and says wha
   }
 });
 
+it('drains and exits 0 on a signal sent the moment the banner arrives, as a supervisor that stops it at once would', async () => {
+  // The handlers must be in place before the banner is written: sent on its first byte, a signal
+  // that came before them ended the process with the signal's default action (no drain, no exit code).
+  for (const signal of [
+    'SIGTERM',
+    'SIGINT',
+    'SIGTERM',
+    'SIGINT',
+    'SIGTERM',
+    'SIGTERM',
+    'SIGTERM',
+    'SIGTERM',
+  ] as const) {
+    const result = run(['--port', '0']);
+    result.child.stdout?.once('data', () => result.child.kill(signal));
+    const ended = await new Promise<[number | null, string | null]>((resolve) =>
+      result.child.once('exit', (code, by) => resolve([code, by])),
+    );
+    expect(ended, `${signal} on the banner; stderr: ${result.stderr}`).toEqual([0, null]);
+  }
+}, 60_000);
+
 it('exits 0 on SIGINT when idle', async () => {
   const result = run(['--port', '0']);
   await listening(result);

@@ -199,6 +199,35 @@ it('answers /readyz 503 while the database is away and 200 once it is back, and 
   expect(await c.run.exited).toBe(0);
 }, 60_000);
 
+it('drains every worker and exits 0 on a SIGTERM sent the moment the banner arrives', async () => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const cluster = run([
+      '--database',
+      db.url,
+      '--database-table',
+      `plants_workers_${tables++}`,
+      '--workers',
+      '2',
+      '--port',
+      '0',
+      '--log',
+    ]);
+    cluster.child.stdout?.once('data', () => cluster.child.kill('SIGTERM'));
+    const ended = await new Promise<[number | null, string | null]>((resolve) =>
+      cluster.child.once('exit', (code, by) => resolve([code, by])),
+    );
+    expect(ended, `SIGTERM on the banner; stderr: ${cluster.stderr}`).toEqual([0, null]);
+    const workers = cluster.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.message === 'listening' && typeof line.worker === 'number')
+      .map((line) => Number(line.pid));
+    expect(workers).toHaveLength(2);
+    await until('the workers to exit', () => (workers.every((pid) => !alive(pid)) ? true : undefined));
+  }
+}, 90_000);
+
 it('leaves no worker behind when its primary is SIGKILLed', async () => {
   const c = await startCluster(2);
   const pids = await until('both workers', () => {

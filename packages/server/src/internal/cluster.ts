@@ -125,15 +125,8 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
     return;
   }
 
-  const banner = [`Plant Store server listening on ${started_.url} (${count} worker${count === 1 ? '' : 's'})`];
-  if (opsUrl !== undefined) banner.push(`Operations: ${opsUrl}/livez, /readyz, /metrics`);
-  if (started_.banner !== undefined) banner.push(started_.banner);
-  if (tokens === 'any') banner.push('Accepting any bearer token (--any-token).');
-  else if (accepting !== undefined) banner.push(accepting);
-  else if (options.tokens === undefined && Array.isArray(tokens)) banner.push(`Token: ${tokens.join(', ')}`);
-  write(`${banner.join('\n')}\n`);
-  note('info', 'listening', { event: 'start', url: started_.url, workers: count, pid: process.pid });
-
+  // The signals are ours before the banner says so: a supervisor that stops the server the moment it
+  // reads "listening on" must get a drain and exit 0, not the default action of the signal.
   const finish = () => {
     note('info', 'stopped', { event: 'stop' });
     logger?.flush();
@@ -161,6 +154,15 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
     });
   }
+
+  const banner = [`Plant Store server listening on ${started_.url} (${count} worker${count === 1 ? '' : 's'})`];
+  if (opsUrl !== undefined) banner.push(`Operations: ${opsUrl}/livez, /readyz, /metrics`);
+  if (started_.banner !== undefined) banner.push(started_.banner);
+  if (tokens === 'any') banner.push('Accepting any bearer token (--any-token).');
+  else if (accepting !== undefined) banner.push(accepting);
+  else if (options.tokens === undefined && Array.isArray(tokens)) banner.push(`Token: ${tokens.join(', ')}`);
+  write(`${banner.join('\n')}\n`);
+  note('info', 'listening', { event: 'start', url: started_.url, workers: count, pid: process.pid });
 }
 
 /** The primary's operations listener: readiness asked of the workers, metrics summed over them. */
@@ -262,12 +264,7 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
       reason: readiness?.reason ?? 'starting',
     } satisfies Message);
   });
-  process.send?.({
-    plantStore: 'listening',
-    url: server.url,
-    ...(opened.banner !== undefined && { banner: opened.banner }),
-  } satisfies Message);
-
+  // Signals handled before the primary is told: it may pass one on as soon as it hears.
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -280,4 +277,9 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
   if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
   // The primary is gone (killed): drain and exit rather than hold the port with no one to replace us.
   process.on('disconnect', stop);
+  process.send?.({
+    plantStore: 'listening',
+    url: server.url,
+    ...(opened.banner !== undefined && { banner: opened.banner }),
+  } satisfies Message);
 }
