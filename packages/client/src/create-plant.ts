@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, mergeHeaders } from 'openapi-fetch';
 import { PlantStoreApiError, type PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
@@ -15,7 +15,7 @@ export interface PlantStoreClientOptions {
   baseUrl?: string;
   /** The fetch to call. Default: `globalThis.fetch`, looked up on every call so MSW started later still sees it. */
   fetch?: typeof globalThis.fetch;
-  /** Headers sent with every request; the token's `Authorization` always wins. */
+  /** Headers sent with every request; the token, the request id and the JSON content type always win. */
   headers?: Record<string, string>;
   /**
    * Milliseconds each attempt may take, answer body included. Default: none, as with fetch (a timeout
@@ -36,7 +36,7 @@ export interface CreatePlantOptions {
   timeout?: number;
   /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. */
   retries?: number;
-  /** Headers for this call, merged over the client's. */
+  /** Headers for this call, merged over the client's (names compared without case). */
   headers?: Record<string, string>;
   /**
    * Sent as `X-Request-Id`; the service echoes it and logs it when it is 1 to 128 of
@@ -85,19 +85,24 @@ async function send(
   const { signal, requestId, baseUrl = s.baseUrl, fetch = s.fetch, retries = s.retries } = options;
   // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
   const ms = options.timeout ?? s.timeout ?? 0;
-  // Merged only when the call brings headers of its own: most calls bring none.
-  const headers = options.headers === undefined ? s.headers : { ...s.headers, ...options.headers };
-  // Last in openapi-fetch's merge, so no header of the caller's replaces the token. Authorization is
-  // the spec's security scheme, not one of the operation's header parameters.
-  const header: operations['createPlant']['parameters']['header'] & { Authorization: string } = {
-    'X-Request-Id': requestId,
-    Authorization: `Bearer ${token}`,
-  };
+  // Every attempt's headers. The body's type, the request id and the token are the call's own and
+  // come last, so that no header of the caller's replaces them. Without headers from the caller (most
+  // calls) they stay a plain object, which fetch reads as cheaply as a hand-written call's (given to
+  // openapi-fetch, they would be merged into a Headers twice, which fetch would copy into a third).
+  // The caller's are merged by openapi-fetch's mergeHeaders (names without case, null removes one, a
+  // Headers from plain JS read as one) into a Headers, which refuses a bad name or value with a
+  // TypeError here, before anything is sent; so it does for a token or request id that fetch could
+  // not send as it is (NUL, CR, LF, a character past U+00FF).
+  const own: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  if (requestId !== undefined) own['x-request-id'] = requestId;
+  const headers =
+    s.headers || options.headers || /[\0\r\n\u0100-\uffff]/.test(token + requestId)
+      ? mergeHeaders(s.headers, options.headers, own)
+      : own;
   openapi ??= createClient<ClientPaths>({
-    // The one cast: openapi-fetch types this option as the global Request, and only calls it with `new`.
+    // The one cast (undone where fetch receives what it made): openapi-fetch types this option as the
+    // global Request, and only calls it with `new`.
     Request: liteRequest as unknown as typeof Request,
-    // POST /plants has no query: a fixed serializer spares openapi-fetch building one per call.
-    querySerializer: () => '',
   });
 
   for (let retry = 0; ; retry++) {
@@ -110,8 +115,7 @@ async function send(
     const abort = () => controller!.abort(signal!.reason);
     signal?.addEventListener('abort', abort);
     const timer = timed ? setTimeout(() => controller!.abort(), ms) : undefined;
-    // `METHOD URL` for messages, set when fetch is reached: a throw before that is the caller's mistake
-    // (a bad header), not the network's.
+    // `METHOD URL` for messages, set when fetch is reached: only what fetch throws is the network's.
     let what = '';
     let failure!: PlantStoreError;
     let retryAfter: string | null = null;
@@ -123,15 +127,16 @@ async function send(
         body: newPlant,
         // Written once, before the first attempt: every retry sends the same bytes.
         bodySerializer: () => body,
-        headers,
-        params: { header },
         parseAs: 'text',
         signal: controller?.signal,
-        // What arrives is what the Request option made; a real Request is sent as it is.
-        fetch: (request: LiteRequest | Request) => {
-          what = `POST ${request.url}`;
-          const call = fetch ?? globalThis.fetch;
-          return 'init' in request ? call(request.url, request.init) : call(request);
+        // What arrives is what the Request option made. Its headers are replaced by this call's:
+        // openapi-fetch was given none, so they hold only its default content type.
+        // (openapi-fetch types it as the global Request, which the Request option's cast stands for.)
+        fetch: (request: Request) => {
+          const [url, init] = request as unknown as LiteRequest;
+          what = `POST ${url}`;
+          init.headers = headers;
+          return (fetch ?? globalThis.fetch)(url, init);
         },
       });
     } catch (cause) {
@@ -150,7 +155,7 @@ async function send(
       if (response.ok) {
         const plant = parsePlant(data);
         if (plant) return plant;
-        throw new PlantStoreApiError(what, response, undefined, 'the answer is not a Plant');
+        throw new PlantStoreApiError(what, response, undefined, 'no Plant in the answer');
       }
       failure = new PlantStoreApiError(
         what,

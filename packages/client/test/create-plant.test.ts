@@ -64,6 +64,58 @@ it('sends the client headers, the call headers over them, and never lets them re
   expect(sent[0]!.headers.get('authorization')).toBe('Bearer secret-token');
 });
 
+it('merges header names without regard to case, lets null remove one and undefined leave it, and lets none replace the content type, request id or token', async () => {
+  const { fetch, sent } = fakeFetch(json(200, { name: 'Fern' }));
+  const client = createPlantStoreClient({
+    fetch,
+    headers: { 'X-App': 'shop', 'x-drop': 'client', 'x-keep': 'client' },
+  });
+  const callHeaders = {
+    'x-app': 'call',
+    'X-Drop': null,
+    'x-keep': undefined,
+    'Content-Type': 'text/plain',
+    'X-Request-Id': 'from-headers',
+    AUTHORIZATION: 'Bearer stolen',
+  } as unknown as Record<string, string>;
+
+  await client.createPlant(token, fern, { headers: callHeaders, requestId: 'order-7' });
+
+  const sentHeaders = sent[0]!.headers;
+  expect([...sentHeaders]).toEqual([
+    ['authorization', 'Bearer secret-token'],
+    ['content-type', 'application/json'],
+    ['x-app', 'call'],
+    ['x-keep', 'client'],
+    ['x-request-id', 'order-7'],
+  ]);
+});
+
+it('reads a Headers object passed from plain JS as its entries', async () => {
+  const { fetch, sent } = fakeFetch(json(200, { name: 'Fern' }));
+
+  await createPlant(token, fern, {
+    fetch,
+    headers: new Headers({ 'x-app': 'shop' }) as unknown as Record<string, string>,
+  });
+
+  expect(sent[0]!.headers.get('x-app')).toBe('shop');
+  expect(sent[0]!.headers.get('authorization')).toBe('Bearer secret-token');
+  expect(sent[0]!.headers.get('content-type')).toBe('application/json');
+});
+
+it('sends exactly the content type, the token and the request id when the caller brings no headers', async () => {
+  const { fetch, sent } = fakeFetch(json(200, { name: 'Fern' }));
+
+  await createPlant(token, fern, { fetch, requestId: 'order-9' });
+
+  expect([...sent[0]!.headers]).toEqual([
+    ['authorization', 'Bearer secret-token'],
+    ['content-type', 'application/json'],
+    ['x-request-id', 'order-9'],
+  ]);
+});
+
 it('sends the caller-chosen request id as X-Request-Id, and none when not asked', async () => {
   const { fetch, sent } = fakeFetch(json(200, { name: 'Fern' }));
 
@@ -158,6 +210,30 @@ describe('input refused before sending', () => {
     await createPlant(token, { id: 1, name: 'Fern', tag: undefined }, { fetch });
 
     expect(sent[0]!.body).toBe('{"id":1,"name":"Fern"}');
+  });
+
+  it.each([
+    ['a token with a line break', 'abc\r\nX-Evil: 1', {}],
+    ['a token with NUL', 'abc\0', {}],
+    ['a token past U+00FF', 'abc\u20ac', {}],
+    ['a request id with a line break', token, { requestId: 'a\nb' }],
+    ['a request id past U+00FF', token, { requestId: '\u{1F331}' }],
+  ])('refuses %s with the TypeError of Headers, and sends nothing', async (_, badToken, options) => {
+    const { fetch } = fakeFetch(json(200, { name: 'Fern' }));
+
+    const error = await createPlant(badToken, fern, { fetch, ...options }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TypeError);
+    expect(PlantStoreError.is(error)).toBe(false);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('sends a token of Latin-1 characters as they are, as fetch would', async () => {
+    const { fetch, sent } = fakeFetch(json(200, { name: 'Fern' }));
+
+    await createPlant('caf\u00e9', fern, { fetch });
+
+    expect(sent[0]!.headers.get('authorization')).toBe('Bearer caf\u00e9');
   });
 
   it('rethrows a bad header as it is, without calling it a network failure or retrying', async () => {
@@ -260,7 +336,7 @@ describe('errors', () => {
     for (const error of [notJson, notPlant, nullTag]) {
       expect(PlantStoreApiError.is(error)).toBe(true);
       expect((error as PlantStoreApiError).status).toBe(200);
-      expect((error as PlantStoreApiError).message).toMatch(/failed with 200: the answer is not a Plant$/);
+      expect((error as PlantStoreApiError).message).toMatch(/failed with 200: no Plant in the answer$/);
     }
     expect(fetch).toHaveBeenCalledTimes(3);
   });

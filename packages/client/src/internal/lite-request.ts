@@ -1,8 +1,5 @@
 /** What {@link liteRequest} makes: the arguments of one fetch call. */
-export interface LiteRequest {
-  readonly url: string;
-  readonly init: RequestInit;
-}
+export type LiteRequest = [url: string, init: RequestInit];
 
 /**
  * Stands in for `Request` inside openapi-fetch (its `Request` option; it is called with `new`, and
@@ -12,5 +9,5 @@ export interface LiteRequest {
  * init straight to fetch is most of what keeps `createPlant` as cheap as calling fetch by hand.
  */
 export function liteRequest(url: string, init: RequestInit): LiteRequest {
-  return { url, init };
+  return [url, init];
 }
