@@ -4,8 +4,13 @@
 // leaves out start-up and the JIT warm-up: with 300 and 1,300 calls the optimising compiles of the
 // calls' code still fell between the two and doubled every contender's count per call (createPlant
 // 3.3M, raw fetch 3.0M: 1.09x), where 1,300 and 3,300 give the steady state (1.5M and 1.46M: 1.05x).
+// One contender's count still moves by 2-4% from run to run of the same build (which collections
+// fall between the two runs; V8's threads folded into the main one with --single-threaded or
+// --predictable moved it as much), so the contenders a target judges are counted `passes` times,
+// in turn with each other, and each one's median is taken.
 import { fileURLToPath } from 'node:url';
 import { exitWithin, readInstructionCount, spawnNode } from './proc.mjs';
+import { median } from './stats.mjs';
 
 const CHILD = fileURLToPath(new URL('./client-bench.mjs', import.meta.url));
 
@@ -17,13 +22,29 @@ async function instructions(config, core) {
   return count;
 }
 
-/** @returns {Promise<{ name: string, perCall: number }[]>} instructions per call, by contender */
-export async function countClientInstructions({ url, token, names, few = 1300, many = 3300, core }) {
-  const results = [];
-  for (const name of names) {
+/**
+ * Every contender of `names` counted once, then those of `judged` again until each has `passes`
+ * counts, in turn.
+ * @returns {Promise<{ name: string, perCall: number, passes: number[] }[]>} instructions per call by
+ *   contender: the median of its passes, and every pass
+ */
+export async function countClientInstructions({
+  url,
+  token,
+  names,
+  judged = [],
+  passes = 3,
+  few = 1300,
+  many = 3300,
+  core,
+}) {
+  const counted = new Map(names.map((name) => [name, []]));
+  const order = [...names];
+  for (let pass = 1; pass < passes; pass++) order.push(...judged);
+  for (const name of order) {
     const small = await instructions({ url, token, name, calls: few }, core);
     const large = await instructions({ url, token, name, calls: many }, core);
-    results.push({ name, perCall: (large - small) / (many - few) });
+    counted.get(name).push((large - small) / (many - few));
   }
-  return results;
+  return names.map((name) => ({ name, perCall: median(counted.get(name)), passes: counted.get(name) }));
 }
