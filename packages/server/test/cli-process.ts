@@ -13,6 +13,8 @@ export interface Run {
   firstChunk?: string;
   stderr: string;
   readonly exited: Promise<number | null>;
+  /** The exit code and the signal that ended the process (one of the two is null). */
+  readonly ended: Promise<[code: number | null, signal: NodeJS.Signals | null]>;
 }
 
 const children = new Set<ChildProcess>();
@@ -31,6 +33,7 @@ export function run(args: string[], env: Record<string, string> = {}): Run {
     stdout: '',
     stderr: '',
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    ended: new Promise((resolve) => child.once('exit', (code, signal) => resolve([code, signal]))),
   };
   child.stdout?.on('data', (data: Buffer) => {
     result.firstChunk ??= data.toString();

@@ -173,10 +173,7 @@ it('drains and exits 0 on a signal sent the moment the banner arrives, as a supe
   ] as const) {
     const result = run(['--port', '0']);
     result.child.stdout?.once('data', () => result.child.kill(signal));
-    const ended = await new Promise<[number | null, string | null]>((resolve) =>
-      result.child.once('exit', (code, by) => resolve([code, by])),
-    );
-    expect(ended, `${signal} on the banner; stderr: ${result.stderr}`).toEqual([0, null]);
+    expect(await result.ended, `${signal} on the banner; stderr: ${result.stderr}`).toEqual([0, null]);
   }
 }, 60_000);
 

@@ -213,10 +213,7 @@ it('drains every worker and exits 0 on a SIGTERM sent the moment the banner arri
       '--log',
     ]);
     cluster.child.stdout?.once('data', () => cluster.child.kill('SIGTERM'));
-    const ended = await new Promise<[number | null, string | null]>((resolve) =>
-      cluster.child.once('exit', (code, by) => resolve([code, by])),
-    );
-    expect(ended, `SIGTERM on the banner; stderr: ${cluster.stderr}`).toEqual([0, null]);
+    expect(await cluster.ended, `SIGTERM on the banner; stderr: ${cluster.stderr}`).toEqual([0, null]);
     const workers = cluster.stderr
       .split('\n')
       .filter((line) => line.startsWith('{'))
