@@ -4,10 +4,10 @@
 // leaves out start-up and the JIT warm-up: with 300 and 1,300 calls the optimising compiles of the
 // calls' code still fell between the two and doubled every contender's count per call (createPlant
 // 3.3M, raw fetch 3.0M: 1.09x), where 1,300 and 3,300 give the steady state (1.5M and 1.46M: 1.05x).
-// One contender's count still moves by 2-4% from run to run of the same build (which collections
-// fall between the two runs; V8's threads folded into the main one with --single-threaded or
-// --predictable moved it as much), so the contenders a target judges are counted `passes` times,
-// in turn with each other, and each one's median is taken.
+// One contender's count still moves by 2-4% from run to run of the same build (running V8's compiler
+// and collector on the main thread, with --single-threaded or --predictable, did not narrow it), so
+// the contenders a target judges are counted `passes` times, in turn with each other, and each one's
+// median is taken.
 import { fileURLToPath } from 'node:url';
 import { exitWithin, readInstructionCount, spawnNode } from './proc.mjs';
 import { median } from './stats.mjs';
