@@ -1,21 +1,104 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-// One run covers every package, the contract suite and the examples. Tests that start servers,
-// browsers or child processes get room to do it; speed is never asserted here (see `npm run bench`).
+// One run covers every package, the contract suite and the examples, in five projects, each with the pool
+// and parallelism that suits it on a 2-core machine (`vitest run --project <name>` runs one):
+// - unit: in memory, no child process or socket of a server's own; threads, every core;
+// - integration: servers on 127.0.0.1, the CLI as a child process, the docs' snippets;
+// - postgres: real PostgreSQL servers (one shared by the run, some of a file's own), PgBouncer;
+// - runtimes: Bun, Deno, workerd and Chromium;
+// - packaging: `npm pack` tarballs installed in fresh projects, mostly waiting on npm and the disk.
+// Unit runs first, alone, so a broken core fails in seconds; the rest share one pool of workers, more
+// than the cores since much of their time is spent waiting on children, sockets and npm. Speed is never
+// asserted here (see `npm run bench`).
+
+/** What every project shares: room for servers, browsers and child processes to start. */
+export const sharedTestSettings = {
+  testTimeout: 30_000,
+  hookTimeout: 180_000,
+} as const;
+
+/** The files of each project, by glob. A test file belongs to exactly one. */
+const FILES = {
+  unit: [
+    'packages/core/test/**/*.test.ts',
+    'packages/client/test/**/*.test.ts',
+    'packages/query/test/**/*.test.ts',
+    'packages/msw/test/**/*.test.ts',
+    'packages/store-file/test/**/*.test.ts',
+    'test/contract/core.test.ts',
+    'test/contract/msw-node.test.ts',
+    'test/spec/**/*.test.ts',
+    'test/hardening/core-properties.test.ts',
+    'test/hardening/escaping.test.ts',
+    'examples/custom-store/**/*.test.ts',
+    'examples/frontend-vitest/**/*.test.ts',
+  ],
+  postgres: [
+    'packages/store-postgres/test/**/*.test.ts',
+    'packages/server/test/cli-postgres*.test.ts',
+    'test/postgres/**/*.test.ts',
+    'test/contract/postgres.test.ts',
+    'test/support/embedded-postgres.test.ts',
+  ],
+  runtimes: [
+    'test/runtimes/**/*.test.ts',
+    'test/contract/msw-browser.test.ts',
+    'test/contract/browser/**/*.test.ts',
+    'examples/react/**/*.test.ts',
+    'examples/browser-worker/**/*.test.ts',
+  ],
+  packaging: ['test/packaging/**/*.test.ts', 'examples/frameworks/**/*.test.ts'],
+  integration: ['packages/server/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+} as const;
+
+type ProjectName = keyof typeof FILES;
+
+/** What no project runs: dependencies, builds, and the runs that need Node 22 or newer (scripts/node-matrix.sh). */
+const EXCLUDED = ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'];
+
+/** A project's files: its globs, less those an earlier project in FILES claimed (integration takes the rest). */
+function files(name: ProjectName): { include: string[]; exclude: string[] } {
+  const names = Object.keys(FILES) as ProjectName[];
+  const claimed = names.slice(0, names.indexOf(name)).flatMap((other) => FILES[other]);
+  return { include: [...FILES[name]], exclude: [...EXCLUDED, ...claimed] };
+}
+
+/** Workers of the projects after unit, all in one pool: children, sockets and npm leave cores idle. */
+const SHARED_WORKERS = 3;
+
+function project(name: ProjectName, settings: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration {
+  return {
+    test: {
+      name,
+      ...files(name),
+      ...sharedTestSettings,
+      pool: 'forks',
+      maxWorkers: SHARED_WORKERS,
+      sequence: { groupOrder: 1 },
+      ...settings,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
-    // Runs that need Node 22 or newer are scripts/node-matrix.sh's (`npm run test:matrix`).
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 180_000,
-    // The run's PostgreSQL servers live in one directory, removed at the end (test/support/postgres.ts).
-    globalSetup: ['test/support/postgres-setup.ts'],
-    pool: 'forks',
-    typecheck: {
-      enabled: true,
-      include: ['packages/*/test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.typecheck.json',
-    },
+    // Set up once for the whole run, whichever projects it holds (a project's own would run per project).
+    globalSetup: ['test/support/postgres-setup.ts', 'test/support/system-tools-setup.ts'],
+    projects: [
+      project('unit', {
+        pool: 'threads',
+        maxWorkers: 2,
+        sequence: { groupOrder: 0 },
+        typecheck: {
+          enabled: true,
+          include: ['packages/*/test/**/*.test-d.ts'],
+          tsconfig: './tsconfig.typecheck.json',
+        },
+      }),
+      project('integration'),
+      project('postgres'),
+      project('runtimes'),
+      project('packaging'),
+    ],
   },
 });

@@ -7,6 +7,7 @@
 // the commits the standby had not received when the primary died are lost, and counted.
 import { afterEach, expect, it } from 'vitest';
 import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.js';
+import { describeWithTools } from '../support/system-tools.js';
 import { type ReplicatedDatabase, startReplicatedPostgres } from '../support/replication.js';
 import {
   answeredDifferently,
@@ -157,8 +158,10 @@ it('follows a failover with --workers 2 on the host list and synchronous replica
   expect(outcome.lost).toEqual([]);
 }, 240_000);
 
-it('follows a failover behind PgBouncer in transaction mode with --workers 2, losing no acknowledged plant', async () => {
-  const outcome = await failOver(true, 'failover_pgbouncer', ['--workers', '2'], true);
-  expectFollowed(outcome);
-  expect(outcome.lost).toEqual([]);
-}, 240_000);
+describeWithTools(['pgbouncer'], 'behind PgBouncer', () => {
+  it('follows a failover behind PgBouncer in transaction mode with --workers 2, losing no acknowledged plant', async () => {
+    const outcome = await failOver(true, 'failover_pgbouncer', ['--workers', '2'], true);
+    expectFollowed(outcome);
+    expect(outcome.lost).toEqual([]);
+  }, 240_000);
+});

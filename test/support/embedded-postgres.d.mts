@@ -57,7 +57,7 @@ export function majorFor(version?: number): PostgresMajor;
 export function startPostgres(options?: StartOptions): Promise<PostgresServer>;
 /** A new directory for servers below `parent` (default: the temporary directory), readable by the server's user. */
 export function serverDirectory(parent?: string): string;
-/** Stops every server whose data directory lies below `dir` and removes `dir`. */
+/** Stops every server below `dir` (PostgreSQL data directories, PgBouncer pid files) and removes `dir`. */
 export function removeServers(dir: string): Promise<void>;
 /** Every process, from /proc (Linux): id, parent's id, CPU clock ticks (user, system, reaped children's user and system). */
 export function processTable(): { pid: number; ppid: number; ticks: number[] }[];

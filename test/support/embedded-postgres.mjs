@@ -345,9 +345,9 @@ export async function startPostgres(options = {}) {
   }
 }
 
-/** SIGKILLs a postmaster and its backends at once. */
-function killTree(postmaster) {
-  for (const each of [postmaster, ...childrenOf(postmaster)]) {
+/** SIGKILLs a server and its children (a postmaster's backends) at once. */
+function killTree(server) {
+  for (const each of [server, ...childrenOf(server)]) {
     try {
       process.kill(each, 'SIGKILL');
     } catch {
@@ -434,12 +434,14 @@ function ready(child, dataDir, tail, port) {
 }
 
 /**
- * Stops every server whose data directory lies below `dir` (a fast shutdown, then SIGKILL) and removes
- * `dir`: what a test run leaves when a test process died before closing its servers.
+ * Stops every server below `dir` (a PostgreSQL data directory, a PgBouncer's pid file: a fast shutdown,
+ * then SIGKILL) and removes `dir`: the run's shared servers, and what a test process left when it died
+ * before closing its own.
  * @param {string} dir
  */
 export async function removeServers(dir) {
-  const postmasters = [];
+  /** @type {{ pid: number, program: string }[]} */
+  const servers = [];
   const walk = (path, depth) => {
     if (depth > 3) return;
     let entries;
@@ -449,33 +451,44 @@ export async function removeServers(dir) {
       return;
     }
     for (const entry of entries) {
-      if (entry.name === 'postmaster.pid') {
+      const program = PID_FILES[entry.name];
+      if (program) {
         const pid = Number(readFileSync(join(path, entry.name), 'utf8').split('\n')[0]);
-        if (pid > 0) postmasters.push(pid);
+        if (pid > 0) servers.push({ pid, program });
       } else if (entry.isDirectory() && !entry.isSymbolicLink()) walk(join(path, entry.name), depth + 1);
     }
   };
   walk(dir, 0);
-  const alive = (pid) => {
+  const alive = ({ pid, program }) => {
     try {
       process.kill(pid, 0);
-      return isPostgres(pid);
+      return runs(pid, program);
     } catch {
       return false;
     }
   };
-  const running = postmasters.filter(alive);
-  for (const pid of running) process.kill(pid, 'SIGINT');
-  const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (running.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  for (const pid of running.filter(alive)) killTree(pid);
+  // The PgBouncers first: they hold connections to the PostgreSQL servers, which would wait for them.
+  for (const program of ['pgbouncer', 'postgres']) {
+    const running = servers.filter((server) => server.program === program && alive(server));
+    for (const { pid } of running) process.kill(pid, 'SIGINT');
+    const deadline = Date.now() + STOP_TIMEOUT_MS;
+    while (running.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const { pid } of running.filter(alive)) killTree(pid);
+  }
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Whether process `pid` is a PostgreSQL server (a stale postmaster.pid may name a reused pid). */
-function isPostgres(pid) {
+/** The pid files of the servers a run's directory may hold, and the program each names. */
+const PID_FILES = { 'postmaster.pid': 'postgres', 'pgbouncer.pid': 'pgbouncer' };
+
+/**
+ * Whether process `pid` runs `program` (a stale pid file may name a reused pid).
+ * @param {number} pid
+ * @param {string} program
+ */
+function runs(pid, program) {
   try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === program;
   } catch {
     // No /proc: trust the pid file.
     return true;

@@ -101,7 +101,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
 }
 
 /** The run's directory from the global setup, or undefined outside a vitest run that has it. */
-function runDirectory(): string | undefined {
+export function runDirectory(): string | undefined {
   try {
     return inject('plantStorePostgresDir');
   } catch {
@@ -109,34 +109,42 @@ function runDirectory(): string | undefined {
   }
 }
 
-/** How long a file waits for the shared server another file is starting. */
+/** How long a file waits for what another file of the run is starting. */
 const SHARED_START_MS = 170_000;
 
+/** The URL of the run's shared server, which every file that asks for a database gets. */
+function sharedServer(dir: string): Promise<string> {
+  return startedOnce(dir, 'shared', 'PostgreSQL', async () => {
+    // Every file of the run connects to it at once: room for their pools.
+    const server = await startPostgres({
+      parent: join(dir, 'shared'),
+      binaries: dir,
+      detached: true,
+      settings: { max_connections: '400' },
+    });
+    return server.url;
+  });
+}
+
 /**
- * The URL of the run's shared server. The first caller (whichever test process creates `shared` in the
- * run's directory) starts it, detached so it outlives that process, and writes `shared.json`: the URL,
- * or why it did not start. The others wait for that file.
+ * What `start` makes (`what`, for messages), once per run: the first caller (whichever test process creates `<name>` in the
+ * run's directory) starts it, and writes `<name>.json`: the result, or why it failed. The others wait for
+ * that file. What `start` starts must outlive that process (detached) and live in `<dir>/<name>`, where
+ * the run's teardown stops it.
  */
-async function sharedServer(dir: string): Promise<string> {
-  const result = join(dir, 'shared.json');
+export async function startedOnce<T>(dir: string, name: string, what: string, start: () => Promise<T>): Promise<T> {
+  const result = join(dir, `${name}.json`);
   let first = true;
   try {
-    mkdirSync(join(dir, 'shared'));
+    mkdirSync(join(dir, name));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     first = false;
   }
   if (first) {
-    let outcome: { url?: string; error?: string };
+    let outcome: { value?: T; error?: string };
     try {
-      // Every file of the run connects to it at once: room for their pools.
-      const server = await startPostgres({
-        parent: join(dir, 'shared'),
-        binaries: dir,
-        detached: true,
-        settings: { max_connections: '400' },
-      });
-      outcome = { url: server.url };
+      outcome = { value: await start() };
     } catch (error) {
       outcome = { error: (error as Error).message };
     }
@@ -145,16 +153,16 @@ async function sharedServer(dir: string): Promise<string> {
   }
   const deadline = Date.now() + SHARED_START_MS;
   for (;;) {
-    let outcome: { url?: string; error?: string } | undefined;
+    let outcome: { value?: T; error?: string } | undefined;
     try {
       outcome = JSON.parse(readFileSync(result, 'utf8'));
     } catch {
       // Not written yet.
     }
-    if (outcome?.url) return outcome.url;
-    if (outcome) throw new Error(`the test run's PostgreSQL did not start: ${outcome.error}`);
+    if (outcome && 'value' in outcome) return outcome.value as T;
+    if (outcome) throw new Error(`the test run's ${what} did not start: ${outcome.error}`);
     if (Date.now() > deadline)
-      throw new Error(`the test run's PostgreSQL was not up after ${SHARED_START_MS / 1000} s (${result} not written)`);
+      throw new Error(`the test run's ${what} was not up after ${SHARED_START_MS / 1000} s (${result} not written)`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

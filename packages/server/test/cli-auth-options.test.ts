@@ -1,10 +1,13 @@
 // The CLI's authentication and limit flags and their variables, in process: what reaches the server's
-// options, and the usage errors (exit 2) for contradictory, unsafe or malformed values.
+// options, and the usage errors (exit 2) for contradictory, unsafe or malformed values. What the server
+// checks itself (a token file's entries, a JWKS URL, the algorithms beside a JWKS) is refused when it
+// starts with these options, as cli.ts starts it: a TypeError or RangeError exits 2, any other error 1.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { parseCli, UsageError } from '../src/internal/cli-options.js';
+import { parseCli, USAGE, UsageError } from '../src/internal/cli-options.js';
+import { startPlantStoreServer } from '../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-cli-auth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,6 +28,18 @@ const usage = (argv: string[], env: Record<string, string> = {}) => {
   }
   throw new Error(`no usage error for ${argv.join(' ')}`);
 };
+/** What starting the server with the options of `argv` throws (a server that starts is closed, and fails the test). */
+const startError = async (argv: string[]): Promise<Error> => {
+  const options = start(['--port', '0', ...argv]);
+  let server: Awaited<ReturnType<typeof startPlantStoreServer>>;
+  try {
+    server = await startPlantStoreServer(options);
+  } catch (error) {
+    return error as Error;
+  }
+  await server.close();
+  throw new Error(`the server started with ${argv.join(' ')}`);
+};
 
 it('reads --token-file and PLANT_STORE_TOKEN_FILE, the flag winning, and refuses it beside --token', () => {
   expect(start(['--token-file', '/etc/t']).tokenFile).toBe('/etc/t');
@@ -33,6 +48,32 @@ it('reads --token-file and PLANT_STORE_TOKEN_FILE, the flag winning, and refuses
   expect(start(['--token-file', '/etc/t'], { PLANT_STORE_TOKENS: 'a,b' }).tokens).toBeUndefined();
   expect(usage(['--token-file', '/etc/t', '--token', 'a'])).toMatch(/either --token-file or --token/);
   expect(usage(['--token-file', '/etc/t', '--any-token'])).toMatch(/either --token-file/);
+});
+
+it('says in --help that a --token flag is visible to ps, and that SIGHUP re-reads the token file', () => {
+  expect(USAGE).toMatch(/every local user in ps/);
+  expect(USAGE).toMatch(/SIGHUP re-reads --token-file/);
+});
+
+it('refuses to start on a token file with a bad entry, naming the line and not its content', async () => {
+  const path = join(dir, 'bad-entry.txt');
+  writeFileSync(path, 'good-token\nnot a token\n');
+  const error = await startError(['--token-file', path]);
+  expect(error).toBeInstanceOf(TypeError);
+  expect(error.message).toContain('line 2 is not a token entry');
+  expect(error.message).not.toContain('not a token\n');
+});
+
+it('refuses to start on a token file it cannot read (exit 1), or one with no entry (exit 2)', async () => {
+  const missing = await startError(['--token-file', join(dir, 'no-such-file')]);
+  expect(missing).not.toBeInstanceOf(TypeError);
+  expect(missing).not.toBeInstanceOf(RangeError);
+  expect(missing.message).toContain('cannot read the token file');
+  const path = join(dir, 'no-entry.txt');
+  writeFileSync(path, '# nothing yet\n\n');
+  const empty = await startError(['--token-file', path]);
+  expect(empty).toBeInstanceOf(TypeError);
+  expect(empty.message).toContain('no entry');
 });
 
 it('reads the JWT flags and variables into auth.jwt, the JWKS file read and a URL kept', () => {
@@ -66,6 +107,14 @@ it('reads the JWT flags and variables into auth.jwt, the JWKS file read and a UR
 
 it('refuses JWT flags that are incomplete, contradictory or unreadable', () => {
   expect(usage(['--jwks', jwksFile, '--jwt-issuer', 'i'])).toMatch(/--jwt-issuer and --jwt-audience/);
+  expect(usage(['--jwks', jwksFile, '--jwt-audience', 'a'])).toMatch(/--jwt-issuer and --jwt-audience/);
+  expect(usage(['--any-token', '--jwks', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a'])).toBe(
+    '--any-token accepts every token: it cannot go with JWTs',
+  );
+  const missing = join(dir, 'missing.json');
+  expect(usage(['--jwks', missing, '--jwt-issuer', 'i', '--jwt-audience', 'a'])).toBe(
+    `--jwks ${missing}: cannot read it (ENOENT)`,
+  );
   expect(usage(['--jwt-issuer', 'i'])).toMatch(/--jwt-issuer goes with --jwks/);
   expect(
     usage(['--jwks', jwksFile, '--jwt-secret-file', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a']),
@@ -79,6 +128,16 @@ it('refuses JWT flags that are incomplete, contradictory or unreadable', () => {
   expect(
     usage(['--jwks', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a', '--jwt-clock-tolerance', '1h']),
   ).toMatch(/--jwt-clock-tolerance must be a whole number/);
+});
+
+it('refuses to start with HS256 beside a JWKS, or a JWKS URL in plain http off this machine', async () => {
+  const claims = ['--jwt-issuer', 'i', '--jwt-audience', 'a'];
+  const hs256 = await startError(['--jwks', jwksFile, ...claims, '--jwt-algorithms', 'HS256']);
+  expect(hs256).toBeInstanceOf(TypeError);
+  expect(hs256.message).toMatch(/"HS256" is not one of .*; HS256\/384\/512 need a secret instead of a JWKS/);
+  const http = await startError(['--jwks', 'http://idp.example/jwks.json', ...claims]);
+  expect(http).toBeInstanceOf(TypeError);
+  expect(http.message).toMatch(/must be an https URL/);
 });
 
 it('reads a JWT secret file without its trailing newline', () => {

@@ -2,7 +2,7 @@
 // refusing them as WHATWG URLs, and still refuses what is no connection string at all.
 import { expect, it } from 'vitest';
 import { UsageError, parseCli } from '../src/internal/cli-options.js';
-import { run } from './cli-process.js';
+import { openStore } from '../src/internal/open-store.js';
 
 const storeOf = (argv: string[]) => {
   const command = parseCli(argv, {});
@@ -26,11 +26,19 @@ it('still refuses a host list whose first host is no URL host, without quoting i
   );
 });
 
-it('exits 2 naming the reason when target_session_attrs asks for a server that cannot write', async () => {
-  const cli = run(['--database', 'postgres://u:s3cret@db1:5432,db2:5433/plants?target_session_attrs=standby']);
-  expect(await cli.exited).toBe(2);
-  expect(cli.stderr).toContain(
+it('refuses, when the store opens, a target_session_attrs that asks for a server that cannot write, without the password', async () => {
+  const store = storeOf(['--database', 'postgres://u:s3cret@db1:5432,db2:5433/plants?target_session_attrs=standby']);
+  // Opened as cli.ts opens it: a TypeError there is "could not start: <message>" and exit code 2.
+  const refused = await openStore(store).then(
+    async (opened) => {
+      await opened.close();
+      return undefined;
+    },
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(TypeError);
+  expect((refused as Error).message).toContain(
     'target_session_attrs=standby would connect the plant store to a server that cannot take its writes; use read-write or primary (to follow a failover), or any',
   );
-  expect(cli.stderr).not.toContain('s3cret');
+  expect((refused as Error).message).not.toContain('s3cret');
 });

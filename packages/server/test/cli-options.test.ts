@@ -1,7 +1,10 @@
 // The CLI's reading of flags and environment, in process: every option, precedence, and the
-// usage errors that make the command exit with code 2.
+// usage errors that make the command exit with code 2 (cli.ts prints the message of a UsageError as it
+// is, after "plant-store-server: "). A value whose form the server checks is refused when the server
+// starts, with a TypeError that cli.ts also answers with exit code 2.
 import { expect, it } from 'vitest';
 import { UsageError, parseCli } from '../src/internal/cli-options.js';
+import { startPlantStoreServer } from '../src/index.js';
 
 const start = (argv: string[], env: Record<string, string> = {}) => {
   const command = parseCli(argv, env);
@@ -40,11 +43,14 @@ it('reads --database and --database-wait, and their variables, the flag winning'
   });
 });
 
-it('refuses --data with --database, naming the import instead', () => {
+it('refuses --data with --database, naming the import instead and not the password', () => {
   expect(() => parseCli(['--data', 'plants.log', '--database', URL_], {})).toThrow(
     /either --data .* or --database .*import/,
   );
   expect(() => parseCli(['--data', 'plants.log'], { PLANT_STORE_DATABASE_URL: URL_ })).toThrow(UsageError);
+  expect(() => parseCli(['--data', 'plants.log', '--database', URL_], {})).toThrow(
+    expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
+  );
 });
 
 it('refuses a --database that is not a postgres URL without quoting it (it may hold a password)', () => {
@@ -195,6 +201,7 @@ it('answers --help and --version (and -h, -v)', () => {
 it.each([
   [['--prot', '1'], /Unknown option '--prot'/],
   [['extra'], /positional/i],
+  [['--port', 'eighty'], /--port must be a port number from 0 to 65535, got "eighty"/],
   [['--port', 'abc'], /--port must be a port number/],
   [['--port', '65536'], /--port must be a port number/],
   [['--port', '-1'], /port/],
@@ -207,6 +214,32 @@ it.each([
 ])('refuses %j with a usage error', (argv, message) => {
   expect(() => parseCli(argv, {})).toThrow(UsageError);
   expect(() => parseCli(argv, {})).toThrow(message);
+});
+
+it('refuses --workers without --database, saying why the workers could not share the plants', () => {
+  for (const [argv, why] of [
+    [['--workers', '2'], 'plants in memory live in one process'],
+    [['--workers', 'auto', '--data', '/tmp/never.log'], 'a --data file is locked by one process'],
+  ] as const) {
+    expect(() => parseCli(argv, {})).toThrow(UsageError);
+    expect(() => parseCli(argv, {})).toThrow(`--workers needs --database: ${why}`);
+  }
+});
+
+it('leaves the form of the base path to the server, which refuses one with a query when it starts', async () => {
+  const command = parseCli(['--port', '0', '--base-path', '/api?x'], {});
+  if (command.kind !== 'start') throw new Error(`expected start, got ${command.kind}`);
+  expect(command.options.basePath).toBe('/api?x');
+  // Started as cli.ts starts it: a TypeError there is "could not start: <message>" and exit code 2.
+  const refused = await startPlantStoreServer(command.options).then(
+    async (server) => {
+      await server.close();
+      return undefined;
+    },
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(TypeError);
+  expect((refused as Error).message).toMatch(/basePath/);
 });
 
 it('refuses unusable environment values, naming the variable', () => {

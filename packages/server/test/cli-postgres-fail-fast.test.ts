@@ -5,22 +5,20 @@
 // keep the wait, then exit 1 with the last reason.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
+import { sharedPgBouncer, startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
 import { freePort, openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
+import { describeWithTools } from '../../../test/support/system-tools.js';
 import { run } from './cli-process.js';
 
 let db: TestDatabase;
-let bouncer: TestPgBouncer;
 const suffix = randomBytes(4).toString('hex');
 const roles = { noLogin: `plant_store_nologin_${suffix}`, full: `plant_store_full_${suffix}` };
 beforeAll(async () => {
   db = await openTestDatabase();
-  bouncer = await startPgBouncer(db.url, 'transaction');
   await db.query(`CREATE ROLE ${roles.noLogin} NOLOGIN PASSWORD 'pw'`);
   await db.query(`CREATE ROLE ${roles.full} LOGIN PASSWORD 'pw' CONNECTION LIMIT 0`);
 }, 180_000);
 afterAll(async () => {
-  await bouncer?.close();
   for (const role of Object.values(roles)) await db?.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
   await db?.close();
 });
@@ -74,24 +72,6 @@ it.each([
   60_000,
 );
 
-it('exits 1 at once for a start-up parameter PgBouncer refuses (08P01), naming it', async () => {
-  const url = variant(bouncer.url, { search: '?options=-c%20work_mem%3D4MB' });
-  const { code, stderr } = await start(url);
-  expect(code).toBe(1);
-  expect(stderr).toMatch(
-    new RegExp(`PostgreSQL at ${at(url)} refused the plant store: unsupported startup parameter: options \\(08P01\\)`),
-  );
-}, 60_000);
-
-it('exits 1 at once for a wrong password given to PgBouncer (which sends 08P01 for it)', async () => {
-  const url = variant(bouncer.url, { password: 'not-the-password' });
-  const { code, stderr } = await start(url);
-  expect(code).toBe(1);
-  expect(stderr).toMatch(
-    new RegExp(`PostgreSQL at ${at(url)} refused the plant store: SASL authentication failed \\(08P01\\)`),
-  );
-}, 60_000);
-
 it('keeps waiting through too many connections (53300), then exits 1 with that reason', async () => {
   const url = variant(db.url, { user: roles.full, password: 'pw' });
   const { code, stderr } = await start(url, '2');
@@ -103,15 +83,42 @@ it('keeps waiting through too many connections (53300), then exits 1 with that r
   );
 }, 60_000);
 
-it('keeps waiting while PgBouncer cannot reach its database, then exits 1 naming PgBouncer host:port', async () => {
-  const gone = new URL(db.url);
-  gone.port = String(await freePort());
-  const cut = await startPgBouncer(gone.toString(), 'transaction');
-  try {
-    const { code, stderr } = await start(cut.url, '2');
+describeWithTools(['pgbouncer'], 'behind PgBouncer', () => {
+  let bouncer: TestPgBouncer;
+  beforeAll(async () => {
+    bouncer = await sharedPgBouncer(db, 'transaction');
+  });
+
+  it('exits 1 at once for a start-up parameter PgBouncer refuses (08P01), naming it', async () => {
+    const url = variant(bouncer.url, { search: '?options=-c%20work_mem%3D4MB' });
+    const { code, stderr } = await start(url);
     expect(code).toBe(1);
-    expect(stderr).toMatch(new RegExp(`PostgreSQL at ${at(cut.url)} did not accept a connection within 2 s`));
-  } finally {
-    await cut.close();
-  }
-}, 60_000);
+    expect(stderr).toMatch(
+      new RegExp(
+        `PostgreSQL at ${at(url)} refused the plant store: unsupported startup parameter: options \\(08P01\\)`,
+      ),
+    );
+  }, 60_000);
+
+  it('exits 1 at once for a wrong password given to PgBouncer (which sends 08P01 for it)', async () => {
+    const url = variant(bouncer.url, { password: 'not-the-password' });
+    const { code, stderr } = await start(url);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(`PostgreSQL at ${at(url)} refused the plant store: SASL authentication failed \\(08P01\\)`),
+    );
+  }, 60_000);
+
+  it('keeps waiting while PgBouncer cannot reach its database, then exits 1 naming PgBouncer host:port', async () => {
+    const gone = new URL(db.url);
+    gone.port = String(await freePort());
+    const cut = await startPgBouncer(gone.toString(), 'transaction');
+    try {
+      const { code, stderr } = await start(cut.url, '2');
+      expect(code).toBe(1);
+      expect(stderr).toMatch(new RegExp(`PostgreSQL at ${at(cut.url)} did not accept a connection within 2 s`));
+    } finally {
+      await cut.close();
+    }
+  }, 60_000);
+});

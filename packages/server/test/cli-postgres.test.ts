@@ -42,13 +42,6 @@ it('serves from the table with --database, names host:port and the table but nev
   expect(server.stdout + server.stderr).not.toContain(password());
 }, 30_000);
 
-it('exits 2 for --data with --database, before touching either', async () => {
-  const result = run(['--data', join(dir, 'never.log'), '--database', db.url]);
-  expect(await result.exited).toBe(2);
-  expect(result.stderr).toMatch(/either --data .* or --database/);
-  expect(result.stderr).not.toContain(password());
-});
-
 it('waits --database-wait seconds for an unreachable database, then exits 1 naming host:port, not the password', async () => {
   const started = Date.now();
   const result = run([

@@ -325,22 +325,6 @@ describe('the CLI with JWTs', () => {
     expect((await create(url, await sign({ exp: now() - 120 }))).status).toBe(401);
   });
 
-  it('refuses --jwks without issuer and audience, HS256 with a JWKS, and an http JWKS on the network, with exit 2', async () => {
-    writeFileSync(join(dir, 'jwks.json'), JSON.stringify(publicJwks));
-    const jwksFile = join(dir, 'jwks.json');
-    for (const [args, message] of [
-      [['--jwks', jwksFile, '--jwt-audience', AUDIENCE], /--jwt-issuer and --jwt-audience/],
-      [['--jwks', jwksFile, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE, '--jwt-algorithms', 'HS256'], /HS256/],
-      [['--jwks', 'http://idp.example/jwks.json', '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE], /https URL/],
-      [['--jwks', join(dir, 'missing.json'), '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE], /cannot read it/],
-      [['--any-token', '--jwks', jwksFile, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE], /--any-token/],
-    ] as const) {
-      const cli = run(['--port', '0', ...args]);
-      expect(await cli.exited, cli.stderr).toBe(2);
-      expect(cli.stderr).toMatch(message);
-    }
-  });
-
   it('takes an HS256 secret from --jwt-secret-file', async () => {
     const secret = 'another-shared-secret-32-bytes-long';
     writeFileSync(join(dir, 'secret'), `${secret}\n`);

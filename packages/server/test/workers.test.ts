@@ -85,19 +85,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined> | T | 
   }
 }
 
-it('refuses --workers without --database, saying why, with exit 2', async () => {
-  for (const args of [
-    ['--workers', '2'],
-    ['--workers', 'auto', '--data', '/tmp/never.log'],
-  ]) {
-    const result = run(args);
-    expect(await result.exited).toBe(2);
-    expect(result.stderr).toMatch(
-      /--workers needs --database: (plants in memory live in one process|a --data file is locked by one process)/,
-    );
-  }
-});
-
 it('serves from every worker with the one token, and /metrics counts the requests of all workers by status', async () => {
   const c = await startCluster(2);
   expect(c.run.stdout).toContain('(2 workers)');

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { type PoolMode, startPgBouncer, type TestPgBouncer } from '../../../test/support/pgbouncer.js';
 import { openTestDatabase, type TestDatabase } from '../../../test/support/postgres.js';
+import { describeWithTools } from '../../../test/support/system-tools.js';
 import { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from '../src/index.js';
 
 let db: TestDatabase;
@@ -51,81 +52,83 @@ async function takeTurns(a: PostgresStore, b: PostgresStore, turns: number): Pro
   return results;
 }
 
-it('with preparedStatements on, a named statement PgBouncer hands to another session is a 503 naming 42P05, never a 500', async () => {
-  const { url } = await bouncer();
-  const table = db.table();
-  const a = await open(url, table, { preparedStatements: true });
-  const b = await open(url, table, { preparedStatements: true });
-  const results = await takeTurns(a, b, 3);
-  const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
-  expect(failures.length).toBeGreaterThan(0);
-  for (const failure of failures) {
-    expect(failure).toBeInstanceOf(StoreUnavailableError);
-    expect((failure as Error).message).toMatch(/\((42P05|26000)\); a pooler in transaction mode .*'auto' or false$/);
-  }
-}, 60_000);
+describeWithTools(['pgbouncer'], 'behind PgBouncer', () => {
+  it('with preparedStatements on, a named statement PgBouncer hands to another session is a 503 naming 42P05, never a 500', async () => {
+    const { url } = await bouncer();
+    const table = db.table();
+    const a = await open(url, table, { preparedStatements: true });
+    const b = await open(url, table, { preparedStatements: true });
+    const results = await takeTurns(a, b, 3);
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect((failure as Error).message).toMatch(/\((42P05|26000)\); a pooler in transaction mode .*'auto' or false$/);
+    }
+  }, 60_000);
 
-it('with preparedStatements on in session mode, where each session keeps its server connection, every insert commits', async () => {
-  const { url } = await bouncer({}, 'session');
-  const table = db.table();
-  const a = await open(url, table, { preparedStatements: true });
-  const b = await open(url, table, { preparedStatements: true });
-  const results = await takeTurns(a, b, 3);
-  expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
-}, 60_000);
+  it('with preparedStatements on in session mode, where each session keeps its server connection, every insert commits', async () => {
+    const { url } = await bouncer({}, 'session');
+    const table = db.table();
+    const a = await open(url, table, { preparedStatements: true });
+    const b = await open(url, table, { preparedStatements: true });
+    const results = await takeTurns(a, b, 3);
+    expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
+  }, 60_000);
 
-it("with preparedStatements 'auto' (the default), the store finds PgBouncer at start and every insert commits", async () => {
-  const { url } = await bouncer();
-  const table = db.table();
-  const results = await takeTurns(await open(url, table), await open(url, table), 3);
-  expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
-}, 60_000);
+  it("with preparedStatements 'auto' (the default), the store finds PgBouncer at start and every insert commits", async () => {
+    const { url } = await bouncer();
+    const table = db.table();
+    const results = await takeTurns(await open(url, table), await open(url, table), 3);
+    expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
+  }, 60_000);
 
-it("with 'auto' behind a PgBouncer that ignores the statement timeout, the store drops the names at the first 42P05 and every insert commits", async () => {
-  // PgBouncer then takes the start-up parameter (and drops it), so only the 42P05 tells the store.
-  const { url } = await bouncer({ ignore_startup_parameters: 'statement_timeout' });
-  const table = db.table();
-  const results = await takeTurns(await open(url, table), await open(url, table), 3);
-  expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
-}, 60_000);
+  it("with 'auto' behind a PgBouncer that ignores the statement timeout, the store drops the names at the first 42P05 and every insert commits", async () => {
+    // PgBouncer then takes the start-up parameter (and drops it), so only the 42P05 tells the store.
+    const { url } = await bouncer({ ignore_startup_parameters: 'statement_timeout' });
+    const table = db.table();
+    const results = await takeTurns(await open(url, table), await open(url, table), 3);
+    expect(results).toEqual(Array(6).fill({ status: 'fulfilled', value: { created: true } }));
+  }, 60_000);
 
-it('with preparedStatements off, a burst of 256 concurrent inserts through two stores commits every one', async () => {
-  const { url } = await bouncer();
-  const table = db.table();
-  const stores = [
-    await open(url, table, { preparedStatements: false, poolSize: 10 }),
-    await open(url, table, { preparedStatements: false, poolSize: 10 }),
-  ];
-  const results = await Promise.all(
-    Array.from({ length: 256 }, (_, i) => stores[i % 2]!.insert({ id: BigInt(i), name: `burst ${i}` })),
-  );
-  expect(results.filter((r) => r.created)).toHaveLength(256);
-}, 60_000);
+  it('with preparedStatements off, a burst of 256 concurrent inserts through two stores commits every one', async () => {
+    const { url } = await bouncer();
+    const table = db.table();
+    const stores = [
+      await open(url, table, { preparedStatements: false, poolSize: 10 }),
+      await open(url, table, { preparedStatements: false, poolSize: 10 }),
+    ];
+    const results = await Promise.all(
+      Array.from({ length: 256 }, (_, i) => stores[i % 2]!.insert({ id: BigInt(i), name: `burst ${i}` })),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(256);
+  }, 60_000);
 
-it('applies the statement timeout in transaction mode (SET LOCAL per transaction): a locked table is a 503 for 57014, then the store serves again', async () => {
-  const { url } = await bouncer();
-  const table = db.table();
-  const store = await open(url, table, { statementTimeout: 300 });
-  await store.insert({ id: 1n, name: 'before' });
-  const locker = new pg.Client({ connectionString: db.url });
-  await locker.connect();
-  try {
-    await locker.query('BEGIN');
-    await locker.query(`LOCK TABLE "${db.schema}"."${table}" IN ACCESS EXCLUSIVE MODE`);
-    const error = await store.insert({ id: 2n, name: 'blocked' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoreUnavailableError);
-    // The server's timeout (57014), not the driver's later one: the SET LOCAL reached the server.
-    expect((error as Error).message).toMatch(/statement timeout/);
-    expect((error as Error & { cause?: { code?: string } }).cause?.code).toBe('57014');
-  } finally {
-    await locker.query('ROLLBACK');
-    await locker.end();
-  }
-  // Rolled back, not left in an aborted transaction on PgBouncer's server connection.
-  expect(await store.insert({ id: 2n, name: 'after' })).toEqual({ created: true });
-  const rows = await db.query<{ id: string }>(`SELECT id::text FROM "${db.schema}"."${table}" ORDER BY id`);
-  expect(rows).toEqual([{ id: '1' }, { id: '2' }]);
-}, 60_000);
+  it('applies the statement timeout in transaction mode (SET LOCAL per transaction): a locked table is a 503 for 57014, then the store serves again', async () => {
+    const { url } = await bouncer();
+    const table = db.table();
+    const store = await open(url, table, { statementTimeout: 300 });
+    await store.insert({ id: 1n, name: 'before' });
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${db.schema}"."${table}" IN ACCESS EXCLUSIVE MODE`);
+      const error = await store.insert({ id: 2n, name: 'blocked' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      // The server's timeout (57014), not the driver's later one: the SET LOCAL reached the server.
+      expect((error as Error).message).toMatch(/statement timeout/);
+      expect((error as Error & { cause?: { code?: string } }).cause?.code).toBe('57014');
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // Rolled back, not left in an aborted transaction on PgBouncer's server connection.
+    expect(await store.insert({ id: 2n, name: 'after' })).toEqual({ created: true });
+    const rows = await db.query<{ id: string }>(`SELECT id::text FROM "${db.schema}"."${table}" ORDER BY id`);
+    expect(rows).toEqual([{ id: '1' }, { id: '2' }]);
+  }, 60_000);
+});
 
 it("refuses a preparedStatements other than true, false or 'auto' before connecting", async () => {
   await expect(
