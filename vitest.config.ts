@@ -66,7 +66,10 @@ function files(name: ProjectName): { include: string[]; exclude: string[] } {
 /** Workers of the projects after unit, all in one pool: children, sockets and npm leave cores idle. */
 const SHARED_WORKERS = 3;
 
-function project(name: ProjectName, settings: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration {
+function project(
+  name: ProjectName,
+  settings: TestProjectInlineConfiguration['test'] = {},
+): TestProjectInlineConfiguration {
   return {
     test: {
       name,
