@@ -15,7 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { startPlantStoreServer } from '@plant-store/server';
 import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,19 +85,57 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
   });
 }
 
+/** Whether a block is a test file: it runs under vitest. */
+const isTestFile = (block: Block) => block.code.includes("from 'vitest'");
+
+/**
+ * Every test-file block in one vitest run (one start of vitest, not one a block), with a config of its own
+ * so that the repository's projects and global setups stay out: each block's file, and what vitest said of it.
+ */
+let testFileResults: Map<Block, { passed: boolean; output: string }> | undefined;
+async function runTestFiles(): Promise<Map<Block, { passed: boolean; output: string }>> {
+  const dir = join(here, 'test-files');
+  mkdirSync(dir, { recursive: true });
+  const files = new Map<string, Block>();
+  for (const block of blocks.filter((each) => ['ts', 'js', 'tsx'].includes(each.lang) && isTestFile(each))) {
+    const file = join(dir, `${nameOf(block)}.test.ts`);
+    writeFileSync(file, block.code);
+    files.set(file, block);
+  }
+  writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
+  const report = join(dir, 'report.json');
+  const result = await run(process.execPath, [
+    join(root, 'node_modules/vitest/vitest.mjs'),
+    'run',
+    '--root',
+    dir,
+    '--config',
+    join(dir, 'vitest.config.mjs'),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
+  const outcomes = new Map<Block, { passed: boolean; output: string }>();
+  let modules: { name: string; status: string; assertionResults: unknown[]; message?: string }[] = [];
+  try {
+    modules = JSON.parse(readFileSync(report, 'utf8')).testResults;
+  } catch {
+    // No report: every block fails below with vitest's output.
+  }
+  for (const [file, block] of files) {
+    const module = modules.find((each) => each.name === file);
+    const passed = module?.status === 'passed' && module.assertionResults.length > 0;
+    outcomes.set(block, { passed, output: `${module?.message ?? ''}\n${result.output}` });
+  }
+  return outcomes;
+}
+
 async function runScript(block: Block): Promise<void> {
   const name = nameOf(block);
-  if (block.code.includes("from 'vitest'")) {
-    const file = join(here, `${name}.test.ts`);
-    writeFileSync(file, block.code);
-    const result = await run(process.execPath, [
-      join(root, 'node_modules/vitest/vitest.mjs'),
-      'run',
-      '--root',
-      root,
-      relative(root, file),
-    ]);
-    expect(result.code, result.output).toBe(0);
+  if (isTestFile(block)) {
+    testFileResults ??= await runTestFiles();
+    const outcome = testFileResults.get(block)!;
+    expect(outcome.passed, outcome.output).toBe(true);
     return;
   }
   if (block.code.includes("from 'msw/browser'")) {
