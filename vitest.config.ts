@@ -86,7 +86,11 @@ function project(
 export default defineConfig({
   test: {
     // Set up once for the whole run, whichever projects it holds (a project's own would run per project).
-    globalSetup: ['test/support/postgres-setup.ts', 'test/support/system-tools-setup.ts'],
+    globalSetup: [
+      'test/support/postgres-setup.ts',
+      'test/support/system-tools-setup.ts',
+      'test/packaging/tarballs-setup.ts',
+    ],
     projects: [
       project('unit', {
         pool: 'threads',

@@ -7,6 +7,8 @@ import base from './vitest.config.js';
 export default defineConfig({
   ...base,
   test: {
+    // base.test brings the run's global setups, test/packaging/tarballs-setup.ts among them: listed here
+    // again, it would pack twice (vitest runs every entry of globalSetup).
     ...base.test,
     include: ['test/packaging/consumer-majors.test.ts'],
     exclude: ['**/node_modules/**'],

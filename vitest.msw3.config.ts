@@ -12,6 +12,8 @@ export default defineConfig({
   },
   test: {
     ...base.test,
+    // No suite here installs the packages: the run's global setups without the tarballs (test/packaging/tarballs-setup.ts).
+    globalSetup: [base.test?.globalSetup ?? []].flat().filter((file) => !file.endsWith('tarballs-setup.ts')),
     include: ['packages/msw/test/**/*.test.ts', 'test/contract/msw-node.test.ts', 'test/packaging/msw-major.test.ts'],
     env: { PLANT_STORE_MSW_MAJOR: '3' },
     // Type tests depend on msw's types, not the runtime: they run once, in `npm test` on msw 2.

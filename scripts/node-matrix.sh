@@ -14,10 +14,13 @@ cd "$(dirname "$0")/.."
 export NO_UPDATE_NOTIFIER=1 npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 
 # One run a line: the Node majors (comma-separated), a name, a vitest config, then the test paths it
-# runs (none: the config's own include). A suite that needs another runtime or newer majors gets its
-# own vitest.<name>.config.ts and a line here; its counts then reach CI's summary line.
+# runs (none: the config's own include). Only what differs on those majors runs here: the majors of msw,
+# Vitest and Jest that need them, a consumer on today's majors, and node:http and fetch themselves (the
+# contract over HTTP, HTTP framing and hostile clients); `npm test` runs everything else once, on Node 20.
+# A suite that needs another runtime or newer majors gets its own vitest.<name>.config.ts and a line here;
+# its counts then reach CI's summary line.
 RUNS='
-22,24 node     vitest.config.ts          packages/client packages/server
+22,24 http     vitest.config.ts          test/contract/server.test.ts packages/server/test/http-framing.test.ts test/hardening/hostile-http.test.ts
 22,24 msw3     vitest.msw3.config.ts
 22    consumer vitest.consumer.config.ts
 22    frontend-vitest vitest.frontend.config.ts test/packaging/frontend-vitest.test.ts

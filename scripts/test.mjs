@@ -1,5 +1,6 @@
-// The README's test command (`npm test`): build the packages, then every vitest suite once (the spec suite
-// checks generated-file drift). vitest writes a JSON report, from which scripts/summary.mjs prints the line CI reads.
+// The README's test command (`npm test`): build the packages, then every vitest project once (the spec suite
+// checks generated-file drift). vitest writes a JSON report, from which scripts/summary.mjs prints the line
+// CI reads; before it, the ten slowest test files and the suites skipped for a program the machine lacks.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 
@@ -17,6 +18,7 @@ if (status === 0) {
     'vitest',
     'run',
     '--reporter=default',
+    '--reporter=./test/support/slowest-files-reporter.ts',
     '--reporter=json',
     '--outputFile.json=.vitest-report.json',
     ...process.argv.slice(2),

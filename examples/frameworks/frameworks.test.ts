@@ -14,12 +14,10 @@ import { differences, expectationProblems, runCase, withRequestId } from '../../
 import { sendOverHttp } from '../../test/contract/http.js';
 import { runOnCore } from '../../test/contract/reference.js';
 import {
-  assertBuilt,
   freePort,
   installInto,
   npmEnv,
-  pack,
-  publishedPackages,
+  packedTarballs,
   readJson,
   repoRoot,
   runOk,
@@ -74,11 +72,7 @@ const app = join(work, 'app');
 const env = { ...npmEnv, NEXT_TELEMETRY_DISABLED: '1', PLANT_STORE_TOKEN: TOKEN };
 
 beforeAll(async () => {
-  publishedPackages.forEach(assertBuilt);
-  const tarballs = join(work, 'tarballs');
-  mkdirSync(tarballs, { recursive: true });
-  const packed = [];
-  for (const pkg of publishedPackages) packed.push((await pack(pkg, tarballs)).tarball);
+  const packed = (await packedTarballs(join(work, 'tarballs'))).map((p) => p.tarball);
   mkdirSync(app, { recursive: true });
   writeFileSync(
     join(app, 'package.json'),

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { assertBuilt, installInto, npmEnv, pack, publishedPackages, readJson, run, runOk } from './helpers.js';
+import { installInto, npmEnv, packedTarballs, readJson, run, runOk } from './helpers.js';
 
 // What a user gets today for each major; the versions installed are printed with the results.
 const MAJORS = { msw: 3, vitest: 5, typescript: 7 } as const;
@@ -73,11 +73,7 @@ beforeAll(async () => {
       `msw 3 and vitest 5 need Node 22.12 or newer, this is ${process.version}: run scripts/node-matrix.sh 22`,
     );
   }
-  publishedPackages.forEach(assertBuilt);
-  const tarballDir = join(work, 'tarballs');
-  mkdirSync(tarballDir, { recursive: true });
-  const tarballs: string[] = [];
-  for (const pkg of publishedPackages) tarballs.push((await pack(pkg, tarballDir)).tarball);
+  const tarballs = (await packedTarballs(join(work, 'tarballs'))).map((p) => p.tarball);
 
   mkdirSync(app, { recursive: true });
   writeFileSync(

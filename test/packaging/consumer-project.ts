@@ -7,22 +7,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import {
-  assertBuilt,
-  installInto,
-  pack,
-  publishedPackages,
-  readJson,
-  repoRoot,
-  run,
-  type RunResult,
-} from './helpers.js';
+import { installInto, packedTarballs, readJson, repoRoot, run, type RunResult } from './helpers.js';
 
 /** A consumer project installed in a folder of its own. */
 export interface ConsumerProject {
   /** The project's folder (its package.json, node_modules). */
   readonly dir: string;
-  /** Seconds the pack and install took. */
+  /** Seconds the copy and install took (the run's tarballs are packed once, by its global setup). */
   readonly installSeconds: number;
   /** The installed version of a package, read from its package.json. */
   version(name: string): string;
@@ -50,7 +41,6 @@ const FRONTEND_PACKAGES = ['@plant-store/core', '@plant-store/client', '@plant-s
 /** Copies examples/<name> into a fresh folder and installs it with the packed tarballs. */
 export async function installConsumer(name: string, options: ConsumerOptions = {}): Promise<ConsumerProject> {
   const started = performance.now();
-  publishedPackages.forEach(assertBuilt);
   const work = mkdtempSync(join(tmpdir(), `plant-store-${name}-`));
   const dir = join(work, name);
   const source = join(repoRoot, 'examples', name);
@@ -66,11 +56,9 @@ export async function installConsumer(name: string, options: ConsumerOptions = {
     const [from, to] = typeof file === 'string' ? [file, join('src', file.split('/').pop()!)] : file;
     cpSync(join(repoRoot, from), join(dir, to), { recursive: true });
   }
-  const tarballDir = join(work, 'tarballs');
-  mkdirSync(tarballDir, { recursive: true });
-  const tarballs: string[] = [];
-  for (const pkg of publishedPackages.filter((p) => FRONTEND_PACKAGES.includes(p.name)))
-    tarballs.push((await pack(pkg, tarballDir)).tarball);
+  const tarballs = (await packedTarballs(join(work, 'tarballs')))
+    .filter((p) => FRONTEND_PACKAGES.includes(p.name))
+    .map((p) => p.tarball);
   await installInto(dir, [...tarballs, ...(options.specs ?? [])], options.installTimeoutMs ?? 480_000);
   return {
     dir,

@@ -1,9 +1,12 @@
 // Shared by the packaging tests: the published packages, bounded child processes, npm pack.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import type {} from './tarballs-setup.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -108,7 +111,61 @@ export async function runOk(command: string, args: string[], options: RunOptions
   return result;
 }
 
-/** The quiet environment every npm call gets: no update notice, no funding or audit chatter. */
+/** A value the run's global setup (tarballs-setup.ts) provides; undefined outside a vitest run that has it. */
+function provided<K extends 'plantStoreTarballs' | 'plantStoreNpmCache'>(key: K) {
+  try {
+    return inject(key);
+  } catch {
+    return undefined; // not in a test file (the global setup itself, a script)
+  }
+}
+
+const usableDirectory = (dir: string): boolean => {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The npm cache the packaging tests use: npm's configured one (`npm config get cache`, the cache
+ * `npm ci` filled), so a consumer install finds there the registry packages the repository installed and
+ * the run downloads each package once at most. npm derives its default from HOME, and with an empty HOME
+ * it names `<cwd>/~/.npm`, a cache of each consumer project's own: a path that is not absolute, passes
+ * through a `~` folder or cannot be written is replaced by one folder in the system's temporary
+ * directory, shared in the same way.
+ */
+export function resolveNpmCache(): string {
+  // Asked from a scratch folder (the repository's own .npmrc still counts, through --prefix): npm creates
+  // the cache it names, and with an empty HOME that is `~/.npm` under the folder it runs in.
+  const scratch = mkdtempSync(join(tmpdir(), 'plant-store-npm-config-'));
+  let configured = '';
+  try {
+    configured = execFileSync('npm', ['config', 'get', 'cache', '--prefix', repoRoot], {
+      cwd: scratch,
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    // npm could not tell: the stand-in below.
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (isAbsolute(configured) && !configured.split(sep).includes('~') && usableDirectory(configured)) return configured;
+  const standIn = join(tmpdir(), 'plant-store-npm-cache');
+  mkdirSync(standIn, { recursive: true });
+  return standIn;
+}
+
+/**
+ * The quiet environment every npm call gets: no update notice, no funding or audit chatter, and one
+ * npm cache for the whole run (the global setup resolves it once; see `resolveNpmCache`). The cache is
+ * named explicitly so that every child agrees on it whatever its HOME, and no test sets one of its own.
+ */
 export const npmEnv: NodeJS.ProcessEnv = {
   ...process.env,
   NO_UPDATE_NOTIFIER: '1',
@@ -116,6 +173,7 @@ export const npmEnv: NodeJS.ProcessEnv = {
   npm_config_fund: 'false',
   npm_config_audit: 'false',
   npm_config_loglevel: 'error',
+  npm_config_cache: provided('plantStoreNpmCache') ?? resolveNpmCache(),
 };
 
 /**
@@ -150,6 +208,33 @@ export async function pack(pkg: PublishedPackage, destination: string): Promise<
   });
   const [result] = JSON.parse(stdout.slice(stdout.indexOf('[')));
   return { ...result, tarball: join(destination, result.filename) };
+}
+
+/** `npm pack` of every published package into `destination`, all at once; each package must be built. */
+export async function packAll(destination: string): Promise<PackResult[]> {
+  publishedPackages.forEach(assertBuilt);
+  return Promise.all(publishedPackages.map((pkg) => pack(pkg, destination)));
+}
+
+const ownTarballs = new Map<string, Promise<PackResult[]>>();
+
+/**
+ * Every published package as `npm pack` makes it, in `publishedPackages` order: the tarballs the run's
+ * global setup (tarballs-setup.ts) packed once for every test file. Without that setup, they are packed
+ * into `fallbackDir`, a folder of the caller's that it removes with its other files (once per folder and
+ * process). The tarballs are shared: install, read or unpack them, never change or move them.
+ */
+export async function packedTarballs(fallbackDir: string): Promise<PackResult[]> {
+  const fromSetup = provided('plantStoreTarballs');
+  if (Array.isArray(fromSetup)) return fromSetup;
+  if (fromSetup) throw new Error(fromSetup.error);
+  let packing = ownTarballs.get(fallbackDir);
+  if (!packing) {
+    mkdirSync(fallbackDir, { recursive: true });
+    packing = packAll(fallbackDir);
+    ownTarballs.set(fallbackDir, packing);
+  }
+  return packing;
 }
 
 export function freePort(): Promise<number> {

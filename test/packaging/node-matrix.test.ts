@@ -27,10 +27,10 @@ function report(name: string, content: object): string {
   return name;
 }
 
-it('plans the MSW suites on msw 3 under Node 22 and 24, the consumer project and the frontend setups', async () => {
+it('plans HTTP and the MSW suites on msw 3 under Node 22 and 24, the consumer project and the frontend setups', async () => {
   expect(await reportsOf()).toEqual([
-    '.vitest-reports/node22-node.json',
-    '.vitest-reports/node24-node.json',
+    '.vitest-reports/node22-http.json',
+    '.vitest-reports/node24-http.json',
     '.vitest-reports/node22-msw3.json',
     '.vitest-reports/node24-msw3.json',
     '.vitest-reports/node22-consumer.json',
@@ -39,7 +39,7 @@ it('plans the MSW suites on msw 3 under Node 22 and 24, the consumer project and
     '.vitest-reports/node24-frontend-jest.json',
   ]);
   expect(await reportsOf('24')).toEqual([
-    '.vitest-reports/node24-node.json',
+    '.vitest-reports/node24-http.json',
     '.vitest-reports/node24-msw3.json',
     '.vitest-reports/node24-frontend-jest.json',
   ]);

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, pack, publishedPackages, repoRoot } from './helpers.js';
+import { packedTarballs, publishedPackages, repoRoot } from './helpers.js';
 
 // Written in pieces so that this file does not match itself.
 const outside = new RegExp(
@@ -60,13 +60,11 @@ describe('the packed tarballs', () => {
   const unpacked = new Map<string, string>();
 
   beforeAll(async () => {
-    for (const pkg of publishedPackages) {
-      assertBuilt(pkg);
-      const { tarball } = await pack(pkg, work);
-      const into = join(work, pkg.name.replace('/', '__'));
+    for (const { name, tarball } of await packedTarballs(join(work, 'tarballs'))) {
+      const into = join(work, name.replace('/', '__'));
       execFileSync('mkdir', ['-p', into]);
       execFileSync('tar', ['-xzf', tarball, '-C', into]);
-      unpacked.set(pkg.name, join(into, 'package'));
+      unpacked.set(name, join(into, 'package'));
     }
   }, 120_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));

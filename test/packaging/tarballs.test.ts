@@ -9,12 +9,11 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
-  assertBuilt,
   freePort,
   installInto,
   kib,
   npmEnv,
-  pack,
+  packedTarballs,
   publishedPackages,
   readJson,
   repoRoot,
@@ -48,10 +47,7 @@ async function node(file: string, args: string[] = [], timeoutMs = 30_000): Prom
 }
 
 beforeAll(async () => {
-  publishedPackages.forEach(assertBuilt);
-  const tarballDir = join(work, 'tarballs');
-  mkdirSync(tarballDir, { recursive: true });
-  for (const pkg of publishedPackages) packs.set(pkg.name, await pack(pkg, tarballDir));
+  for (const packed of await packedTarballs(join(work, 'tarballs'))) packs.set(packed.name, packed);
 
   mkdirSync(app, { recursive: true });
   write('package.json', JSON.stringify({ name: 'plant-store-consumer', private: true, type: 'module' }, null, 2));
