@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { startPlantStoreServer } from '@plant-store/server';
 import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestSettings } from '../../vitest.config.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { type Block, blocksOf, publishedPages, root, shellCommands, shellWords } from './blocks.js';
 
@@ -97,12 +98,18 @@ async function runTestFiles(): Promise<Map<Block, { passed: boolean; output: str
   const dir = join(here, 'test-files');
   mkdirSync(dir, { recursive: true });
   const files = new Map<string, Block>();
-  for (const block of blocks.filter((each) => ['ts', 'js', 'tsx'].includes(each.lang) && isTestFile(each))) {
+  for (const block of blocks.filter(
+    (each) => each.mark === 'run' && ['ts', 'js', 'tsx'].includes(each.lang) && isTestFile(each),
+  )) {
     const file = join(dir, `${nameOf(block)}.test.ts`);
     writeFileSync(file, block.code);
     files.set(file, block);
   }
-  writeFileSync(join(dir, 'vitest.config.mjs'), "export default { test: { include: ['*.test.ts'] } };\n");
+  // The repository's room for tests that start servers or run properties (vitest's default is 5 s).
+  writeFileSync(
+    join(dir, 'vitest.config.mjs'),
+    `export default { test: { include: ['*.test.ts'], testTimeout: ${sharedTestSettings.testTimeout} } };\n`,
+  );
   const report = join(dir, 'report.json');
   const result = await run(process.execPath, [
     join(root, 'node_modules/vitest/vitest.mjs'),
