@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // One run covers every package, the contract suite and the examples, in five projects, each with the pool
 // and parallelism that suits it on a 2-core machine (`vitest run --project <name>` runs one):
@@ -16,6 +17,16 @@ export const sharedTestSettings = {
   testTimeout: 30_000,
   hookTimeout: 180_000,
 } as const;
+
+/**
+ * What a run sets up once, whichever files it holds: the directory of its PostgreSQL servers and
+ * PgBouncers, the notes of suites skipped for an absent program, the directory of its tarballs.
+ */
+export const RUN_SETUPS = [
+  'test/support/postgres-setup.ts',
+  'test/support/system-tools-setup.ts',
+  'test/packaging/tarballs-setup.ts',
+] as const;
 
 /** The files of each project, by glob. A test file belongs to exactly one. */
 const FILES = {
@@ -83,14 +94,32 @@ function project(
   };
 }
 
+/**
+ * Which project's files start first in the shared pool: the longest (npm installs, failovers) before the
+ * many short ones, so the run does not end waiting on an install that started last. Within a project,
+ * vitest's own order (the slowest of the last run first, or the largest file).
+ */
+const STARTS_FIRST: readonly ProjectName[] = ['packaging', 'postgres', 'runtimes', 'integration'];
+
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const at = STARTS_FIRST.indexOf(spec.project.name as ProjectName);
+      return at === -1 ? STARTS_FIRST.length : at;
+    };
+    const sorted = await super.sort(files);
+    return sorted.sort(
+      (a, b) =>
+        (a.project.config.sequence.groupOrder ?? 0) - (b.project.config.sequence.groupOrder ?? 0) || rank(a) - rank(b),
+    );
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirstSequencer },
     // Set up once for the whole run, whichever projects it holds (a project's own would run per project).
-    globalSetup: [
-      'test/support/postgres-setup.ts',
-      'test/support/system-tools-setup.ts',
-      'test/packaging/tarballs-setup.ts',
-    ],
+    globalSetup: [...RUN_SETUPS],
     projects: [
       project('unit', {
         pool: 'threads',

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { RUN_SETUPS, sharedTestSettings } from './vitest.config.js';
 
 // The frontend setups on the majors that need a newer Node (test/packaging/frontend-*.test.ts with
 // PLANT_STORE_FRONTEND_MAJORS=next): msw 3, Vitest 5 and jsdom 31 under Node 22 (frontend-vitest), the
@@ -7,11 +7,10 @@ import base from './vitest.config.js';
 // the first Node where Jest loads an ES-module-only msw (frontend-jest).
 // scripts/node-matrix.sh runs them; `npm test` runs the same files on msw 2 and Vitest 4.
 export default defineConfig({
-  ...base,
   test: {
-    // base.test brings the run's global setups, test/packaging/tarballs-setup.ts among them: listed here
-    // again, it would pack twice (vitest runs every entry of globalSetup).
-    ...base.test,
+    ...sharedTestSettings,
+    globalSetup: [...RUN_SETUPS],
+    pool: 'forks',
     include: [
       'test/packaging/frontend-jest.test.ts',
       'test/packaging/frontend-vitest.test.ts',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { startedOnce } from '../support/once-per-run.js';
 import type {} from './tarballs-setup.js';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -112,7 +113,7 @@ export async function runOk(command: string, args: string[], options: RunOptions
 }
 
 /** A value the run's global setup (tarballs-setup.ts) provides; undefined outside a vitest run that has it. */
-function provided<K extends 'plantStoreTarballs' | 'plantStoreNpmCache'>(key: K) {
+function provided<K extends 'plantStoreTarballDir' | 'plantStoreNpmCache'>(key: K) {
   try {
     return inject(key);
   } catch {
@@ -219,15 +220,16 @@ export async function packAll(destination: string): Promise<PackResult[]> {
 const ownTarballs = new Map<string, Promise<PackResult[]>>();
 
 /**
- * Every published package as `npm pack` makes it, in `publishedPackages` order: the tarballs the run's
- * global setup (tarballs-setup.ts) packed once for every test file. Without that setup, they are packed
- * into `fallbackDir`, a folder of the caller's that it removes with its other files (once per folder and
- * process). The tarballs are shared: install, read or unpack them, never change or move them.
+ * Every published package as `npm pack` makes it, in `publishedPackages` order: packed once for the run
+ * (in the directory of tarballs-setup.ts, by the first file that asks) and shared by every test file.
+ * Without that setup, they are packed into `fallbackDir`, a folder of the caller's that it removes with
+ * its other files (once per folder and process). The tarballs are shared: install, read or unpack them,
+ * never change or move them.
  */
 export async function packedTarballs(fallbackDir: string): Promise<PackResult[]> {
-  const fromSetup = provided('plantStoreTarballs');
-  if (Array.isArray(fromSetup)) return fromSetup;
-  if (fromSetup) throw new Error(fromSetup.error);
+  const runDir = provided('plantStoreTarballDir');
+  if (runDir)
+    return startedOnce(runDir, 'tarballs', 'npm pack of the packages', () => packAll(join(runDir, 'tarballs')));
   let packing = ownTarballs.get(fallbackDir);
   if (!packing) {
     mkdirSync(fallbackDir, { recursive: true });

@@ -20,7 +20,8 @@ import {
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, runDirectory, startedOnce, TEST_DATABASE_URL_VARIABLE, type TestDatabase } from './postgres.js';
+import { startedOnce } from './once-per-run.js';
+import { freePort, runDirectory, TEST_DATABASE_URL_VARIABLE, type TestDatabase } from './postgres.js';
 import { findTool, missingToolMessage } from './system-tools.js';
 
 /** Who PgBouncer runs as when started as root, which it refuses to stay. */

@@ -6,7 +6,6 @@
 // test files (and tests) running at the same time never see each other's tables.
 // PLANT_STORE_TEST_POSTGRES_VERSION (14 to 18) chooses the major.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -18,6 +17,7 @@ import {
   type StartOptions,
   startPostgres,
 } from './embedded-postgres.mjs';
+import { startedOnce } from './once-per-run.js';
 import type {} from './postgres-setup.js';
 
 export { childrenOf, freePort, type PostgresMajor };
@@ -109,9 +109,6 @@ export function runDirectory(): string | undefined {
   }
 }
 
-/** How long a file waits for what another file of the run is starting. */
-const SHARED_START_MS = 170_000;
-
 /** The URL of the run's shared server, which every file that asks for a database gets. */
 function sharedServer(dir: string): Promise<string> {
   return startedOnce(dir, 'shared', 'PostgreSQL', async () => {
@@ -124,45 +121,4 @@ function sharedServer(dir: string): Promise<string> {
     });
     return server.url;
   });
-}
-
-/**
- * What `start` makes (`what`, for messages), once per run: the first caller (whichever test process creates `<name>` in the
- * run's directory) starts it, and writes `<name>.json`: the result, or why it failed. The others wait for
- * that file. What `start` starts must outlive that process (detached) and live in `<dir>/<name>`, where
- * the run's teardown stops it.
- */
-export async function startedOnce<T>(dir: string, name: string, what: string, start: () => Promise<T>): Promise<T> {
-  const result = join(dir, `${name}.json`);
-  let first = true;
-  try {
-    mkdirSync(join(dir, name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    first = false;
-  }
-  if (first) {
-    let outcome: { value?: T; error?: string };
-    try {
-      outcome = { value: await start() };
-    } catch (error) {
-      outcome = { error: (error as Error).message };
-    }
-    writeFileSync(`${result}.tmp`, JSON.stringify(outcome));
-    renameSync(`${result}.tmp`, result);
-  }
-  const deadline = Date.now() + SHARED_START_MS;
-  for (;;) {
-    let outcome: { value?: T; error?: string } | undefined;
-    try {
-      outcome = JSON.parse(readFileSync(result, 'utf8'));
-    } catch {
-      // Not written yet.
-    }
-    if (outcome && 'value' in outcome) return outcome.value as T;
-    if (outcome) throw new Error(`the test run's ${what} did not start: ${outcome.error}`);
-    if (Date.now() > deadline)
-      throw new Error(`the test run's ${what} was not up after ${SHARED_START_MS / 1000} s (${result} not written)`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
