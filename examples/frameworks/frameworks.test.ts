@@ -4,8 +4,7 @@
 // create, replay and conflict cases, the real client (2^53+1, a conflict with its request id, a wrong
 // token) and the app's own route beside the service.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPlant, ErrorCode, PlantStoreApiError } from '@plant-store/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import {
   readJson,
   repoRoot,
   runOk,
+  scratchDirectory,
 } from '../../test/packaging/helpers.js';
 
 const here = join(repoRoot, 'examples/frameworks');
@@ -67,7 +67,7 @@ const CREATE_REPLAY_CONFLICT = [
 ];
 const MOUNT = '/plant-api';
 
-const work = mkdtempSync(join(tmpdir(), 'plant-store-frameworks-'));
+const work = scratchDirectory('plant-store-frameworks-');
 const app = join(work, 'app');
 const env = { ...npmEnv, NEXT_TELEMETRY_DISABLED: '1', PLANT_STORE_TOKEN: TOKEN };
 

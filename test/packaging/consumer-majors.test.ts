@@ -3,16 +3,15 @@
 // project outside the repository; TypeScript 7's tsc type-checks a test file against what was installed
 // (strict, nodenext) and vitest 5 runs it. msw 3 and vitest 5 need Node 22.12 or newer, so this file is
 // not part of `npm test`: scripts/node-matrix.sh runs it under Node 22 (vitest.consumer.config.ts).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { installInto, npmEnv, packedTarballs, readJson, run, runOk } from './helpers.js';
+import { installInto, npmEnv, packedTarballs, readJson, run, runOk, scratchDirectory } from './helpers.js';
 
 // What a user gets today for each major; the versions installed are printed with the results.
 const MAJORS = { msw: 3, vitest: 5, typescript: 7 } as const;
 
-const work = mkdtempSync(join(tmpdir(), 'plant-store-majors-'));
+const work = scratchDirectory('plant-store-majors-');
 const app = join(work, 'app');
 
 // The test a frontend developer writes: msw 3 spells the unhandled-request option `onUnhandledFrame`.

@@ -3,11 +3,10 @@
 // tarballs installed into it beside the registry packages its package.json names, and its own test
 // runner run there with a JSON report. The wrapper test registers one vitest test per case of that
 // report, so the child's counts reach `N passed, M failed`.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
-import { installInto, packedTarballs, readJson, repoRoot, run, type RunResult } from './helpers.js';
+import { installInto, packedTarballs, readJson, repoRoot, run, type RunResult, scratchDirectory } from './helpers.js';
 
 /** A consumer project installed in a folder of its own. */
 export interface ConsumerProject {
@@ -41,7 +40,7 @@ const FRONTEND_PACKAGES = ['@plant-store/core', '@plant-store/client', '@plant-s
 /** Copies examples/<name> into a fresh folder and installs it with the packed tarballs. */
 export async function installConsumer(name: string, options: ConsumerOptions = {}): Promise<ConsumerProject> {
   const started = performance.now();
-  const work = mkdtempSync(join(tmpdir(), `plant-store-${name}-`));
+  const work = scratchDirectory(`plant-store-${name}-`);
   const dir = join(work, name);
   const source = join(repoRoot, 'examples', name);
   if (!existsSync(join(source, 'package.json'))) throw new Error(`examples/${name} has no package.json`);

@@ -1,24 +1,13 @@
 // The release procedure, rehearsed in a throwaway copy of the repository: `npm run version` (changesets)
 // and `changeset publish` against a local stand-in for the registry. Nothing is published, no network
 // is used, and the repository itself is never touched.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, npmEnv, publishedPackages, readJson, repoRoot, runOk } from './helpers.js';
+import { assertBuilt, npmEnv, publishedPackages, readJson, repoRoot, runOk, scratchDirectory } from './helpers.js';
 import { startRegistryStandIn, type RegistryStandIn } from './registry-stand-in.js';
 
-const copy = mkdtempSync(join(tmpdir(), 'plant-store-release-'));
+const copy = scratchDirectory('plant-store-release-');
 const pkgJson = (short: string) => join(copy, 'packages', short, 'package.json');
 const shorts = publishedPackages.map((p) => p.name.replace('@plant-store/', ''));
 // The identity git needs for commits and the tags `changeset publish` creates, set here: a user with an

@@ -2,11 +2,10 @@
 // packed tarball cites a file the tarball does not ship (a user reading a .d.ts or README on npm has the
 // package only). Links are fine when they are absolute URLs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packedTarballs, publishedPackages, repoRoot } from './helpers.js';
+import { packedTarballs, publishedPackages, repoRoot, scratchDirectory } from './helpers.js';
 
 // Written in pieces so that this file does not match itself.
 const outside = new RegExp(
@@ -56,7 +55,7 @@ describe('the repository', () => {
 });
 
 describe('the packed tarballs', () => {
-  const work = mkdtempSync(join(tmpdir(), 'plant-store-stands-alone-'));
+  const work = scratchDirectory('plant-store-stands-alone-');
   const unpacked = new Map<string, string>();
 
   beforeAll(async () => {

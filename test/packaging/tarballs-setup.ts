@@ -3,11 +3,9 @@
 // for every file of the run; and the one npm cache every npm call of the run uses (`npmEnv`). A run with no
 // packaging test packs nothing. The directory is removed at the end; in watch mode each rerun gets a new
 // one, so a rebuilt package is what the rerun tests.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { npmEnv } from './helpers.js';
+import { npmEnv, scratchDirectory } from './helpers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,7 +21,7 @@ export default function setup(project: TestProject): () => void {
   let dir: string | undefined;
   const fresh = () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
-    dir = mkdtempSync(join(tmpdir(), 'plant-store-tarballs-'));
+    dir = scratchDirectory('plant-store-tarballs-');
     project.provide('plantStoreTarballDir', dir);
   };
   fresh();

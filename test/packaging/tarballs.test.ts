@@ -3,9 +3,8 @@
 // TypeScript with node16 and bundler resolution, a Vite build in Chromium with the MSW worker, the
 // server's CLI, and the client's error guards across its ESM and CJS copies.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -20,6 +19,7 @@ import {
   run,
   runOk,
   type PackResult,
+  scratchDirectory,
 } from './helpers.js';
 import { chromiumExecutable, launchChromium } from '../contract/browser/chromium.js';
 
@@ -30,7 +30,7 @@ vi.setConfig({ testTimeout: 90_000 });
 const installedVersion = (name: string) => readJson(join(repoRoot, 'node_modules', name, 'package.json')).version;
 const registryDeps = ['msw', 'typescript', 'vite', '@types/node'].map((name) => `${name}@${installedVersion(name)}`);
 
-const work = mkdtempSync(join(tmpdir(), 'plant-store-consumer-'));
+const work = scratchDirectory('plant-store-consumer-');
 const app = join(work, 'app');
 const packs = new Map<string, PackResult>();
 
