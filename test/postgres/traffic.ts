@@ -30,9 +30,22 @@ export interface Answer {
   readonly retryAfter: string | undefined;
 }
 
-/** Sends one create, `body` as given, on `agent`'s connections; rejects on a network error or after `ms`. */
+/**
+ * Sends one create, `body` as given, on `agent`'s connections; rejects on a network error or after `ms`.
+ * A reset of a kept-alive connection the agent reused is sent once more on another: the server closed
+ * that connection as idle just as the request went out, before reading it (Node's `request.reusedSocket`),
+ * which a busy machine makes likely. A reset of a new connection is the server's doing and fails.
+ */
 export function sendCreate(agent: Agent, origin: string, body: string, ms = 10_000): Promise<Answer> {
+  return sendOnce(agent, origin, body, ms).catch((error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+    if (error.code === 'ECONNRESET' && error.reusedSocket) return sendOnce(agent, origin, body, ms);
+    throw error;
+  });
+}
+
+function sendOnce(agent: Agent, origin: string, body: string, ms: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = request(
       `${origin}/plants`,
       {
@@ -45,6 +58,7 @@ export function sendCreate(agent: Agent, origin: string, body: string, ms = 10_0
         },
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
@@ -58,7 +72,11 @@ export function sendCreate(agent: Agent, origin: string, body: string, ms = 10_0
       },
     );
     req.setTimeout(ms, () => req.destroy(new Error(`no answer within ${ms} ms`)));
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+      // Only a request that got no answer at all on a reused connection is the keep-alive race.
+      error.reusedSocket = req.reusedSocket && !answered;
+      reject(error);
+    });
     req.end(body);
   });
 }
