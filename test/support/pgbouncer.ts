@@ -65,7 +65,13 @@ export async function startPgBouncer(
   settings: Readonly<Record<string, string>> = {},
 ): Promise<TestPgBouncer> {
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-pgbouncer-'));
-  const started = await launch(dir, upstreamUrl, poolMode, settings, false);
+  let started: Awaited<ReturnType<typeof launch>>;
+  try {
+    started = await launch(dir, upstreamUrl, poolMode, settings, false);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     ...started,
     close: async () => {
