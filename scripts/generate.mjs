@@ -92,10 +92,24 @@ export const PLANT_MESSAGES = {
 ${plantLines.join('\n')}
 } as const;
 `;
+  const serverUrl = spec.servers?.[0]?.url;
+  if (typeof serverUrl !== 'string' || !/^https?:\/\/[^/]+$/.test(serverUrl)) {
+    throw new Error(`openapi.yaml: servers[0].url must be an http(s) origin without a path, not ${serverUrl}`);
+  }
+  const { hostname, port } = new URL(serverUrl);
+  const defaultServer = `${header}
+/** The reference server's default address (the spec's first \`servers\` entry): where clients and mocks point by default. */
+export const DEFAULT_BASE_URL = ${JSON.stringify(serverUrl)};
+/** The host of {@link DEFAULT_BASE_URL}: the interface the reference server listens on by default. */
+export const DEFAULT_HOST = ${JSON.stringify(hostname)};
+/** The port of {@link DEFAULT_BASE_URL}: the reference server's default port. */
+export const DEFAULT_PORT = ${Number(port || 80)};
+`;
   const files = new Map();
   for (const dir of targets) {
     files.set(join(root, dir, 'openapi.ts'), types);
     files.set(join(root, dir, 'error-codes.ts'), errorCodes);
+    files.set(join(root, dir, 'default-server.ts'), defaultServer);
   }
   // Only the client shows messages to people and validates forms.
   files.set(join(root, 'packages/client/src/generated/user-messages.ts'), userMessages);

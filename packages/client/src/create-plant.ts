@@ -1,6 +1,7 @@
 import createClient, { type Client, mergeHeaders } from 'openapi-fetch';
 import { PlantStoreApiError, type PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
+import { DEFAULT_BASE_URL } from './generated/default-server.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
 import { newPlantBody } from './internal/new-plant-body.js';
 import { clock, retryDelay } from './internal/retry.js';
@@ -58,7 +59,7 @@ export interface PlantStoreClient {
 type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
 
 // No timeout by default, as with fetch (see PlantStoreClientOptions.timeout).
-const DEFAULTS: Settings = { baseUrl: 'http://127.0.0.1:4010', retries: 2 };
+const DEFAULTS: Settings = { baseUrl: DEFAULT_BASE_URL, retries: 2 };
 
 // The spec's paths as this client calls them: the body of POST /plants is the caller's NewPlant, whose
 // int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by newPlantBody.

@@ -2,6 +2,7 @@ import type { ErrorCode } from './generated/error-codes.js';
 import { PLANT_MESSAGES } from './generated/plant-messages.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { NewPlant } from './types.js';
+import { isSendableId } from './internal/int64.js';
 
 /**
  * One reason a value is not a NewPlant: the service's 40002 `code`, its `message` (the words the
@@ -31,8 +32,6 @@ export interface NewPlantFormValues {
   readonly tag?: string | undefined;
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 const MAX_SAFE = 9007199254740991n; // 2^53-1, Number.MAX_SAFE_INTEGER
 const DECIMAL = /^-?\d{1,20}$/;
 
@@ -59,7 +58,7 @@ export function validateNewPlant(value: unknown): NewPlantValidation {
   const { id, name, tag } = value as Record<string, unknown>;
   const issues: NewPlantIssue[] = [];
   if (id === undefined) issues.push(issue(PLANT_MESSAGES.idRequired, ['id']));
-  else if (typeof id === 'bigint' ? id < INT64_MIN || id > INT64_MAX : !Number.isSafeInteger(id)) {
+  else if (!isSendableId(id)) {
     // A whole number inside the int64 range that a double cannot hold exactly: in range for the
     // service, but not sendable as a number.
     const unsafe = typeof id === 'number' && Number.isInteger(id) && id >= -(2 ** 63) && id < 2 ** 63;

@@ -1,12 +1,13 @@
-import { DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
-import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
+import type { PlantStoreResponse } from './app-types.js';
+import { checkBodyLimit, DEFAULT_BODY_LIMIT, normalizeBasePath } from './internal/app-options.js';
 import { createCredentialCheck } from './internal/bearer-auth.js';
+import { toWebResponse } from './internal/fetch-adapter.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
 import {
   CHALLENGE_INVALID,
   CHALLENGE_MISSING,
   defaultMessages,
-  errorBody,
+  errorAnswer,
   JSON_TYPE,
   SAFETY_HEADERS,
 } from './internal/responses.js';
@@ -52,12 +53,28 @@ const isPresentedCredential = /* @__PURE__ */ createCredentialCheck('any') as (
  * http.post('/api/plants', ({ request }) => createErrorResponse(ErrorCode.INVALID_TOKEN, undefined, { request }));
  */
 export function createErrorResponse(code: ErrorCode, message?: string, init: ErrorResponseInit = {}): Response {
+  const answer = errorResponseAnswer(code, message, init);
+  if (init.headers === undefined) return toWebResponse(answer);
+  // Through Headers, so that `Allow` replaces `allow` instead of being sent beside it.
+  const merged = new Headers(answer.headers);
+  for (const [name, value] of Object.entries(init.headers)) merged.set(name, value);
+  return new Response(answer.body, { status: answer.status, headers: merged });
+}
+
+/**
+ * What {@link createErrorResponse} answers, before it becomes a web `Response` and before
+ * `init.headers` are merged in: the transport-neutral answer, with its `errorCode`.
+ */
+export function errorResponseAnswer(
+  code: ErrorCode,
+  message: string | undefined,
+  init: ErrorResponseInit,
+): PlantStoreResponse {
   // Own keys only, and numbers only: from plain JS, '40101' or 'toString' must not pass for a code.
   if (typeof code !== 'number' || !Object.hasOwn(errorStatus, code)) {
     throw new TypeError(`${String(code)} is not an error code of the plant store`);
   }
   if (message !== undefined && typeof message !== 'string') throw new TypeError('message must be a string when given');
-  const status = (errorStatus as Readonly<Record<number, number>>)[code];
   let text = message;
   if (text === undefined) {
     const plantsPath = normalizeBasePath(init.basePath) + '/plants';
@@ -79,9 +96,6 @@ export function createErrorResponse(code: ErrorCode, message?: string, init: Err
     code === ErrorCode.AUTH_UNAVAILABLE
   )
     headers['retry-after'] = '1';
-  if (init.headers === undefined) return new Response(errorBody(code, text), { status, headers });
-  // Through Headers, so that `Allow` replaces `allow` instead of being sent beside it.
-  const merged = new Headers(headers);
-  for (const [name, value] of Object.entries(init.headers)) merged.set(name, value);
-  return new Response(errorBody(code, text), { status, headers: merged });
+  const fixed = errorAnswer(code, text);
+  return { status: fixed.status, headers, body: fixed.body, errorCode: fixed.code };
 }

@@ -18,7 +18,7 @@ import {
 } from './internal/bearer-auth.js';
 import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOriginCheck } from './internal/cors.js';
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
-import { checkBodyLimit, normalizeBasePath } from './internal/app-options.js';
+import { checkBodyLimit, DEFAULT_BODY_LIMIT, normalizeBasePath } from './internal/app-options.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
 import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
 import { checkRateLimit, RateLimiter } from './internal/rate-limiter.js';
@@ -27,8 +27,9 @@ import {
   CHALLENGE_INVALID,
   CHALLENGE_MISSING,
   challengeWithReason,
-  errorBody,
-  fixedBodies,
+  type ErrorAnswer,
+  errorAnswer,
+  fixedAnswers,
   JSON_TYPE,
   MESSAGES,
   plantBody,
@@ -36,8 +37,7 @@ import {
 } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
-/** The largest accepted request body by default, in bytes: 1 MiB (the service's rules, server defaults). */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
+export { DEFAULT_BODY_LIMIT };
 
 /**
  * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of
@@ -95,22 +95,22 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
     throw new TypeError('cors.maxAge must be a whole number of seconds, 0 or more');
   const maxAge = String(maxAgeSeconds);
   const allow = cors === undefined ? 'POST' : 'POST, OPTIONS';
-  const bodies = fixedBodies(plantsPath, limit);
-  const plantErrorBodies = new Map(
-    Object.values(PLANT_MESSAGES).map((m) => [m, errorBody(ErrorCode.INVALID_PLANT, m)]),
+  const answers = fixedAnswers(plantsPath, limit);
+  const plantErrorAnswers = new Map(
+    Object.values(PLANT_MESSAGES).map((m) => [m, errorAnswer(ErrorCode.INVALID_PLANT, m)]),
   );
   // fatal: invalid UTF-8 is a 40001, never silently replaced by U+FFFD (the service's rules, Failures).
   const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-  /** The 40102 bodies that name the reason a JWT was refused, made once per reason class. */
-  const reasonBodies = new Map<string, string>();
-  const invalidTokenBody = (reason: string): string => {
-    let body = reasonBodies.get(reason);
-    if (body === undefined) {
-      body = errorBody(ErrorCode.INVALID_TOKEN, `${MESSAGES.invalidToken}: ${reason}`);
-      reasonBodies.set(reason, body);
+  /** The 40102 answers that name the reason a JWT was refused, made once per reason class. */
+  const reasonAnswers = new Map<string, ErrorAnswer>();
+  const invalidTokenAnswer = (reason: string): ErrorAnswer => {
+    let answer = reasonAnswers.get(reason);
+    if (answer === undefined) {
+      answer = errorAnswer(ErrorCode.INVALID_TOKEN, `${MESSAGES.invalidToken}: ${reason}`);
+      reasonAnswers.set(reason, answer);
     }
-    return body;
+    return answer;
   };
 
   /** Headers of a JSON answer: content type, request id, and the CORS headers the origin earns. */
@@ -137,14 +137,20 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
     return headers;
   }
 
-  function fail(status: number, body: string, requestId: string, origin: string | null): PlantStoreResponse {
-    return { status, headers: jsonHeaders(requestId, origin), body };
+  /** An Error answer: the fixed parts, and the headers of this request. */
+  function fail(answer: ErrorAnswer, requestId: string, origin: string | null): PlantStoreResponse {
+    return {
+      status: answer.status,
+      headers: jsonHeaders(requestId, origin),
+      body: answer.body,
+      errorCode: answer.code,
+    };
   }
 
-  function unauthorized(body: string, challenge: string, requestId: string, origin: string | null): PlantStoreResponse {
-    const headers = jsonHeaders(requestId, origin);
-    headers['www-authenticate'] = challenge;
-    return { status: 401, headers, body };
+  function unauthorized(answer: ErrorAnswer, challenge: string, requestId: string, origin: string | null) {
+    const response = fail(answer, requestId, origin);
+    response.headers['www-authenticate'] = challenge;
+    return response;
   }
 
   /** OPTIONS on /plants with CORS on: a preflight from an allowed origin, or a plain OPTIONS. */
@@ -162,24 +168,24 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
     return { status: 204, headers, body: '' };
   }
 
-  function retryLater(status: number, body: string, seconds: number, requestId: string, origin: string | null) {
-    const headers = jsonHeaders(requestId, origin);
-    headers['retry-after'] = String(seconds);
-    return { status, headers, body };
+  function retryLater(answer: ErrorAnswer, seconds: number, requestId: string, origin: string | null) {
+    const response = fail(answer, requestId, origin);
+    response.headers['retry-after'] = String(seconds);
+    return response;
   }
 
   /** The answer to credentials that were not accepted, counting a refused token against its address. */
   function refuse(result: AuthResult, request: PlantStoreRequest, requestId: string, origin: string | null) {
     if (result.outcome === AUTH_MISSING)
-      return unauthorized(bodies.missingCredentials, CHALLENGE_MISSING, requestId, origin);
+      return unauthorized(answers.missingCredentials, CHALLENGE_MISSING, requestId, origin);
     if (result.outcome === AUTH_UNAVAILABLE)
-      return retryLater(503, bodies.authUnavailable, result.retryAfter, requestId, origin);
+      return retryLater(answers.authUnavailable, result.retryAfter, requestId, origin);
     const address = request.clientAddress;
     if (perAddress !== undefined && address !== undefined) perAddress.take(address);
     const reason = result.outcome === AUTH_OK ? undefined : result.reason;
     return reason === undefined
-      ? unauthorized(bodies.invalidToken, CHALLENGE_INVALID, requestId, origin)
-      : unauthorized(invalidTokenBody(reason), challengeWithReason(reason), requestId, origin);
+      ? unauthorized(answers.invalidToken, CHALLENGE_INVALID, requestId, origin)
+      : unauthorized(invalidTokenAnswer(reason), challengeWithReason(reason), requestId, origin);
   }
 
   async function handle(request: PlantStoreRequest): Promise<PlantStoreResponse> {
@@ -196,16 +202,16 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
         if (isToken === true || (isToken !== false && (await isToken))) requestId = generateRequestId();
       }
       if (originAllowed !== undefined) {
-        const o = request.header('origin');
-        if (o !== null && originAllowed(o)) origin = o;
+        const sentOrigin = request.header('origin');
+        if (sentOrigin !== null && originAllowed(sentOrigin)) origin = sentOrigin;
       }
-      if (request.path !== plantsPath) return fail(404, bodies.notFound, requestId, origin);
+      if (request.path !== plantsPath) return fail(answers.notFound, requestId, origin);
       const method = request.method;
       if (method !== 'POST') {
         if (method === 'OPTIONS' && originAllowed !== undefined) return answerOptions(request, requestId, origin);
-        const answer = fail(405, bodies.methodNotAllowed, requestId, origin);
-        answer.headers.allow = allow;
-        return answer;
+        const response = fail(answers.methodNotAllowed, requestId, origin);
+        response.headers.allow = allow;
+        return response;
       }
 
       // Authentication before anything about the body (the service's rules): a refused request has no effect
@@ -215,38 +221,37 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       if (perAddress !== undefined) {
         const address = request.clientAddress;
         const wait = address === undefined ? 0 : perAddress.peek(address);
-        if (wait > 0) return retryLater(429, bodies.rateLimited, wait, requestId, origin);
+        if (wait > 0) return retryLater(answers.rateLimited, wait, requestId, origin);
       }
       const checked = authenticate(request.header('authorization'));
       const credential = checked instanceof Promise ? await checked : checked;
       if (credential.outcome !== AUTH_OK) return refuse(credential, request, requestId, origin);
       if (perCredential !== undefined) {
         const wait = perCredential.take(credential.key);
-        if (wait > 0) return retryLater(429, bodies.rateLimited, wait, requestId, origin);
+        if (wait > 0) return retryLater(answers.rateLimited, wait, requestId, origin);
       }
-      if (!isJsonMediaType(request.header('content-type'))) return fail(415, bodies.mediaType, requestId, origin);
+      if (!isJsonMediaType(request.header('content-type'))) return fail(answers.mediaType, requestId, origin);
       // A declared length over the limit is refused before a byte is read (no buffering an attacker's upload).
-      if (declaredLength(request.header('content-length')) > limit)
-        return fail(413, bodies.tooLarge, requestId, origin);
+      if (declaredLength(request.header('content-length')) > limit) return fail(answers.tooLarge, requestId, origin);
       const bytes = await request.readBody(limit);
-      if (bytes === null) return fail(413, bodies.tooLarge, requestId, origin);
-      if (bytes.byteLength === 0) return fail(400, bodies.emptyBody, requestId, origin);
+      if (bytes === null) return fail(answers.tooLarge, requestId, origin);
+      if (bytes.byteLength === 0) return fail(answers.emptyBody, requestId, origin);
 
       let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
-        return fail(400, bodies.notUtf8, requestId, origin);
+        return fail(answers.notUtf8, requestId, origin);
       }
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch {
         // JSON.parse's own message quotes the body: never passed on.
-        return fail(400, text.trim() === '' ? bodies.emptyBody : bodies.notJson, requestId, origin);
+        return fail(text.trim() === '' ? answers.emptyBody : answers.notJson, requestId, origin);
       }
       const plant = toNewPlant(value, text);
-      if (typeof plant === 'string') return fail(400, plantErrorBodies.get(plant)!, requestId, origin);
+      if (typeof plant === 'string') return fail(plantErrorAnswers.get(plant)!, requestId, origin);
 
       const insertNow = synchronousInsertOf(store.insert);
       const started = onInsert === undefined ? 0 : performance.now();
@@ -262,8 +267,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       if (!result.created) {
         stored = result.existing;
         // Idempotency by id: the same name and tag (absent and absent, or equal) replays the 200.
-        if (stored.name !== plant.name || stored.tag !== plant.tag)
-          return fail(400, bodies.conflict, requestId, origin);
+        if (stored.name !== plant.name || stored.tag !== plant.tag) return fail(answers.conflict, requestId, origin);
       }
       return { status: 200, headers: jsonHeaders(requestId, origin), body: plantBody(stored.name, stored.tag) };
     } catch (error) {
@@ -278,9 +282,9 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       if (StoreUnavailableError.is(error)) {
         // Not a fault of the service: the client retries after Retry-After, and idempotency by id
         // makes that safe whether or not the write it never heard back from was committed.
-        return retryLater(503, bodies.unavailable, error.retryAfter, requestId, origin);
+        return retryLater(answers.unavailable, error.retryAfter, requestId, origin);
       }
-      return fail(500, bodies.internal, requestId, origin);
+      return fail(answers.internal, requestId, origin);
     }
   }
 

@@ -5,15 +5,13 @@ export { createPlantStoreApp, DEFAULT_BODY_LIMIT } from './create-plant-store-ap
 export type {
   CorsOptions,
   InsertOutcome,
-  JwtAuthOptions,
   PlantStoreApp,
   PlantStoreAppOptions,
   PlantStoreAppSettings,
-  PlantStoreAuthOptions,
   PlantStoreRequest,
   PlantStoreResponse,
-  RateLimit,
 } from './app-types.js';
+export type { JwtAuthOptions, PlantStoreAuthOptions, RateLimit } from './auth-options.js';
 
 // Bearer tokens that rotate while the app serves (token files), and the file format
 export { createTokenSet, parseTokenFile } from './token-set.js';
@@ -36,6 +34,9 @@ export type { StoreUnavailableErrorOptions } from './store-unavailable-error.js'
 
 // Error codes (generated from the OpenAPI document)
 export { ErrorCode, errorStatus } from './generated/error-codes.js';
+
+// The reference server's default address (the spec's first `servers` entry)
+export { DEFAULT_BASE_URL, DEFAULT_HOST, DEFAULT_PORT } from './generated/default-server.js';
 
 // The spec's schemas
 export type { ErrorBody, Plant } from './schemas.js';

@@ -4,6 +4,9 @@
 import fc from 'fast-check';
 import type { InsertResult, PlantStore, StoredPlant } from './store.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
+import { deepEqual, show } from './internal/conformance-compare.js';
+import { anyPlant, EDGE_IDS, EDGE_STRINGS, plantOf } from './internal/conformance-values.js';
+import { INT64_MAX, INT64_MIN } from './internal/int64.js';
 
 /**
  * The test runner's functions the suite registers its tests with: vitest's and jest's `describe`, `it`
@@ -43,55 +46,6 @@ export interface PlantStoreTestOptions {
   /** Runs of each property test. Default 100; a store with a slow round trip may ask for fewer. */
   readonly numRuns?: number;
 }
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-/** Ids where a store that passes them through a JS number, an int32 or a float would go wrong. */
-const EDGE_IDS: readonly bigint[] = [
-  INT64_MIN,
-  INT64_MIN + 1n,
-  -(2n ** 53n) - 1n,
-  -(2n ** 31n) - 1n,
-  -1n,
-  0n,
-  1n,
-  2n ** 31n,
-  2n ** 32n,
-  2n ** 53n,
-  2n ** 53n + 1n,
-  2n ** 63n - 2n,
-  INT64_MAX,
-];
-/** Strings a store must keep exactly: NUL, lone surrogates of both halves, astral, escapes, SQL. */
-const EDGE_STRINGS: readonly string[] = [
-  '',
-  ' ',
-  '\u0000',
-  'a\u0000b',
-  '\uD800',
-  '\uDFFF',
-  'x\uDC00\uD800y',
-  '🌱',
-  '\u{10FFFF}',
-  'e\u0301',
-  '\uFEFF',
-  '\r\n\t',
-  '"\\\'',
-  "'); DROP TABLE plants; --",
-  '\u2028\u2029',
-  'x'.repeat(70_000),
-];
-
-/** Any UTF-16 text: every code unit, lone surrogates included, plus the astral and NUL edges. */
-const anyString = fc.string({
-  unit: fc.oneof(
-    fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
-    fc.constantFrom('\u0000', '\uD800', '\uDFFF', '🌱', '\u{10FFFF}'),
-  ),
-  maxLength: 24,
-});
-const anyPlant = (ids: fc.Arbitrary<bigint>): fc.Arbitrary<StoredPlant> =>
-  fc.record({ id: ids, name: anyString, tag: fc.option(anyString, { nil: undefined }) }).map(plantOf);
 
 /**
  * Registers the conformance suite of a {@link PlantStore}: every rule the service relies on, checked
@@ -214,7 +168,7 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       'refuses what is not a plant with a TypeError or RangeError, and stores nothing of it',
       withStore(async (store) => {
         const refused: unknown[] = [
-          { id: 2n ** 63n, name: 'past int64' },
+          { id: INT64_MAX + 1n, name: 'past int64' },
           { id: 2n ** 64n, name: 'wraps to 0' },
           { id: INT64_MIN - 1n, name: 'below int64' },
           { id: 3n, name: 5 },
@@ -402,32 +356,4 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       );
     });
   });
-}
-
-/** `plant` with only the fields a store keeps, a missing or undefined tag left out. */
-function plantOf(plant: {
-  readonly id: bigint;
-  readonly name: string;
-  readonly tag?: string | undefined;
-}): StoredPlant {
-  return plant.tag === undefined
-    ? { id: plant.id, name: plant.name }
-    : { id: plant.id, name: plant.name, tag: plant.tag };
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every(
-    (key) =>
-      Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
-  );
-}
-
-/** A value for a message: bigints with their n, long strings cut. */
-function show(value: unknown): string {
-  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) ?? String(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }

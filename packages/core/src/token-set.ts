@@ -1,4 +1,4 @@
-import { isToken68 } from './internal/bearer-auth.js';
+import { isToken68 } from './internal/token68.js';
 
 /** An entry of a token set given by its SHA-256: `sha256:` and 64 hex digits. */
 const SHA256_ENTRY = /^sha256:([0-9a-fA-F]{64})$/;

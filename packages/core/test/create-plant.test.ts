@@ -298,8 +298,8 @@ describe('routing', () => {
     expect(res.status).toBe(200);
   });
 
-  // Regression: `/café` was kept as typed while clients send `/caf%C3%A9`, and `/a/../b` while they
-  // send `/b`, so the server's own printed URL answered 404.
+  // Clients send `/café` as `/caf%C3%A9` and `/a/../b` as `/b`: a base path kept as typed would make the
+  // server's own printed URL answer 404.
   it('spells the base path the way clients send it: percent-encoded, dot segments resolved', async () => {
     const cases = [
       ['/café', '/caf%C3%A9'],
@@ -395,9 +395,9 @@ describe('body limit', () => {
     expect(pulls).toBeLessThan(5);
   });
 
-  // Regression: the reader's cancel was awaited, and cancelling one branch of a tee'd body settles only
-  // when the other branch is read or cancelled too. MSW clones every request before its resolver runs
-  // and never reads the clone, so every over-limit body hung under the mocks instead of answering 413.
+  // Cancelling one branch of a tee'd body settles only when the other branch is read or cancelled too.
+  // MSW clones every request before its resolver runs and never reads the clone, so a reader that
+  // awaited its cancel would hang on every over-limit body under the mocks instead of answering 413.
   it("answers 413 for a tee'd (cloned) request body over the limit while the clone stays unread", async () => {
     const app = makeApp({ bodyLimit: 16 });
     const original = createRequest(`{"id":1,"name":"${'x'.repeat(64)}"}`);

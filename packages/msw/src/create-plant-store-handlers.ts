@@ -1,4 +1,5 @@
 import {
+  DEFAULT_BASE_URL,
   createMemoryStore,
   createPlantStoreApp,
   toStoredPlant,
@@ -9,7 +10,7 @@ import {
 } from '@plant-store/core';
 import { http, type HttpHandler } from 'msw';
 import { createPlantStoreScenarios, type PlantStoreScenarios } from './create-plant-store-scenarios.js';
-import { DEFAULT_BASE_URL, resolveBaseUrl } from './internal/base-url.js';
+import { resolveBaseUrl } from './internal/base-url.js';
 
 /** Options of {@link createPlantStoreHandlers}; `S` is the type of the store they write to. */
 export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {

@@ -1,41 +1,12 @@
 import type { MemoryStore, PlantStore } from '@plant-store/core';
 import type { FileStoreError } from './file-store-error.js';
+import type { FileStoreRecovery, FileStoreStats } from './file-store-types.js';
 import { FileStoreEngine } from './internal/file-store-engine.js';
 
 /** Options of {@link openFileStore}. */
 export interface FileStoreOptions {
   /** The log file; created when missing. `<path>.lock` beside it marks it as in use. */
   readonly path: string;
-}
-
-/** Counters of the work a file store did since it was opened. */
-export interface FileStoreStats {
-  /** Plants written (each once). */
-  readonly records: number;
-  /** `write` calls that wrote a batch of records (the zero-filling ahead of the log is not counted). */
-  readonly writes: number;
-  /**
-   * Durable points of batches: `fdatasync` calls, or O_DSYNC writes where the file is opened with
-   * O_DSYNC. Group commit makes this far smaller than `records` under concurrency.
-   */
-  readonly syncs: number;
-}
-
-/** What opening found, for the caller to log. */
-export interface FileStoreRecovery {
-  /** Plants replayed from the log. */
-  readonly plants: number;
-  /**
-   * Bytes of a torn last write that were cut away (0 when the log was whole): a partial tail, or a
-   * whole last batch that a crash left with holes before intact records of its own.
-   */
-  readonly truncatedBytes: number;
-  /** Where the cut was made, when one was. */
-  readonly truncatedAt?: number;
-  /** Why the tail was torn, when it was. */
-  readonly reason?: string;
-  /** The data file was created by this open. */
-  readonly created: boolean;
 }
 
 /**

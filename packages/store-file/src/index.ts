@@ -2,7 +2,8 @@
 
 // The store
 export { openFileStore } from './file-store.js';
-export type { FileStore, FileStoreOptions, FileStoreRecovery, FileStoreStats } from './file-store.js';
+export type { FileStore, FileStoreOptions } from './file-store.js';
+export type { FileStoreRecovery, FileStoreStats } from './file-store-types.js';
 
 // Its errors
 export { FileStoreError } from './file-store-error.js';

@@ -6,9 +6,10 @@ import * as zlib from 'node:zlib';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { FileStoreError } from '../src/file-store-error.js';
 import { openFileStore, type FileStore } from '../src/file-store.js';
-import { crc32Portable } from '../src/internal/file-store-crc32.js';
-import { FileStoreEngine, NODE_IO, PREALLOCATE_CHUNK, type FileStoreIo } from '../src/internal/file-store-engine.js';
+import { FileStoreEngine } from '../src/internal/file-store-engine.js';
 import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
+import { NODE_IO, type FileStoreIo } from '../src/internal/file-store-io.js';
+import { PREALLOCATE_CHUNK } from '../src/internal/file-store-preallocation.js';
 
 let dir: string;
 let file: string;
@@ -55,13 +56,13 @@ type Plant = { id: bigint; name: string; tag?: string };
 /** A log of `batches` as the engine writes them: each record names its batch's first byte. */
 function logOf(...batches: ReadonlyArray<readonly Plant[]>): Buffer {
   const parts = [HEADER_LINE];
-  let at = HEADER_LINE.length;
+  let offset = HEADER_LINE.length;
   for (const batch of batches) {
-    const start = at;
+    const start = offset;
     for (const plant of batch) {
       const line = encodePlant(plant, start);
       parts.push(line);
-      at += line.length;
+      offset += line.length;
     }
   }
   return Buffer.concat(parts);
@@ -70,10 +71,10 @@ function logOf(...batches: ReadonlyArray<readonly Plant[]>): Buffer {
 /** Where each record of `logOf(...batches)` starts, in order. */
 function offsetsOf(...batches: ReadonlyArray<readonly Plant[]>): number[] {
   const out: number[] = [];
-  let at = HEADER_LINE.length;
+  let offset = HEADER_LINE.length;
   for (const plant of batches.flat()) {
-    out.push(at);
-    at += encodePlant(plant, 0).length;
+    out.push(offset);
+    offset += encodePlant(plant, 0).length;
   }
   return out;
 }
@@ -193,8 +194,8 @@ test('batches inserts that arrive while a sync is in flight into the next single
 test('inserts made by separate callbacks of one event-loop turn share one write', async () => {
   const store = await open();
   // Two immediates run in one check phase, each as its own callback with the microtasks drained in
-  // between: like two requests read in one poll phase. Neither may go out alone. (Two timers due at
-  // once were used first; on Node 24 they sometimes ran in two turns.)
+  // between: like two requests read in one poll phase. Neither may go out alone. (Not two timers due
+  // at once: Node may run those in two turns.)
   const inserts = await new Promise<Array<Promise<unknown>>>((resolve) => {
     const made: Array<Promise<unknown>> = [];
     setImmediate(() => made.push(store.insert({ id: 1n, name: 'first' })));
@@ -515,10 +516,10 @@ test('refuses a hole in an earlier batch followed by records of two later batche
     const damaged = Buffer.concat([bytes, Buffer.alloc(4096)]);
     damaged.fill(0, from, to);
     fs.writeFileSync(file, damaged);
-    const at = from === offsets[2]! ? offsets[2]! : offsets[1]!;
+    const offset = from === offsets[2]! ? offsets[2]! : offsets[1]!;
     const error = await openFileStore({ path: file }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'corrupt', offset: at, path: file });
-    expect((error as Error).message).toContain(`byte ${at}`);
+    expect(error).toMatchObject({ code: 'corrupt', offset, path: file });
+    expect((error as Error).message).toContain(`byte ${offset}`);
     expect(fs.readFileSync(file).equals(damaged)).toBe(true);
   }
 });
@@ -908,9 +909,40 @@ test('when the disk has no room for zeros ahead, stops preallocating and appends
   expect(await (await open()).size()).toBe(5);
 });
 
-test('computes the same CRC-32 by hand as zlib does', () => {
-  for (const text of ['', 'a', '{"id":"1","name":"Fern"}', 'ü🌱'.repeat(100)]) {
-    const bytes = Buffer.from(text);
-    expect(crc32Portable(bytes)).toBe(zlib.crc32(bytes));
+// A log of three plants in two batches, byte for byte, each checksum computed by a table-driven CRC-32
+// (reflected polynomial 0xedb88320, initial value and final xor 0xffffffff): a log whose checksums such
+// a table computed is a valid log, and must open.
+const KNOWN_LOG = [
+  '414957cf {"format":"plant-store-log","version":2}\n',
+  '401b8c34 000000000032 {"id":"1","name":"Fern","tag":"green"}\n',
+  '3029e13d 00000000006f {"id":"-9223372036854775808","name":""}\n',
+  '838aa471 00000000006f {"id":"9223372036854775807","name":"line\\nbreak \\"quoted\\" \u2028 lone \\ud800","tag":"ü🌱"}\n',
+];
+const KNOWN_BATCHES = [
+  [{ id: 1n, name: 'Fern', tag: 'green' }],
+  [
+    { id: -(2n ** 63n), name: '' },
+    { id: 2n ** 63n - 1n, name: 'line\nbreak "quoted" \u2028 lone \ud800', tag: 'ü🌱' },
+  ],
+];
+
+test('checksums lines with the standard CRC-32, the one a table-driven CRC-32 computed for a known log', () => {
+  // The check value of CRC-32 (ISO-HDLC, as zlib and gzip compute it).
+  expect(zlib.crc32(Buffer.from('123456789'))).toBe(0xcbf43926);
+  for (const line of KNOWN_LOG.map((text) => Buffer.from(text))) {
+    const known = Number.parseInt(line.toString('latin1', 0, 8), 16);
+    expect(zlib.crc32(line.subarray(9, line.length - 1))).toBe(known);
   }
+  // And the store frames those very bytes.
+  expect(logOf(...KNOWN_BATCHES).equals(Buffer.from(KNOWN_LOG.join('')))).toBe(true);
+});
+
+test('opens a log whose checksums a table-driven CRC-32 computed, replays every plant, and leaves it as it was', async () => {
+  const bytes = Buffer.from(KNOWN_LOG.join(''));
+  fs.writeFileSync(file, bytes);
+  const store = await open();
+  expect(store.recovery).toEqual({ plants: 3, truncatedBytes: 0, created: false });
+  expect(await store.list()).toEqual(KNOWN_BATCHES.flat());
+  await store.close();
+  expect(fs.readFileSync(file).equals(bytes)).toBe(true);
 });

@@ -1,5 +1,8 @@
 // Options shared by the app and createErrorResponse, whose default 40401 and 41301 messages name them.
 
+/** The largest accepted request body by default, in bytes: 1 MiB (the service's rules, server defaults). */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
 /** `limit` when it is a usable body limit in bytes; a TypeError otherwise. */
 export function checkBodyLimit(limit: number): number {
   if (!Number.isSafeInteger(limit) || limit < 0)

@@ -1,7 +1,8 @@
 // Bearer authentication (RFC 6750 §2.1, RFC 9110 §11) with the outcomes the service's rules name.
-import type { JwtAuthOptions } from '../app-types.js';
+import type { JwtAuthOptions } from '../auth-options.js';
 import { compileEntries, ENTRIES, isTokenSet, type TokenEntries, type TokenSet } from '../token-set.js';
 import { createJwtVerifier, type JwtOutcome, looksLikeJwt } from './jwt-verifier.js';
+import { isToken68 } from './token68.js';
 
 /** The credentials are accepted. */
 export const AUTH_OK = 0;
@@ -9,17 +10,6 @@ export const AUTH_OK = 0;
 export const AUTH_MISSING = 40101;
 /** A bearer token that is not accepted: the 40102 answer. */
 export const AUTH_INVALID = 40102;
-/**
- * token68 (RFC 9110 §11.2), the form of a bearer token (RFC 6750 §2.1 b64token). Anything else can
- * never be an accepted token, so it is refused before any comparison.
- */
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
-
-/** Whether `value` is a well-formed token68. */
-export function isToken68(value: string): boolean {
-  return TOKEN68.test(value);
-}
-
 /** What judging the credentials of a request came to. */
 export type AuthResult =
   /** Accepted; `key` names the credential for rate limits (a token entry, or a JWT's issuer and subject). */
@@ -84,11 +74,11 @@ export function createAuthenticator(
     const entries = set?.[ENTRIES];
     if (verifyJwt !== undefined && (entries === undefined || entries.plain.length === 0)) {
       // A JWT verified before is looked up before the token's form is checked: checking the form of
-      // a token of hundreds of characters (twice, as token68 and as a JWS) cost more than the lookup.
+      // a token of hundreds of characters (twice, as token68 and as a JWS) costs more than the lookup.
       const hit = verifyJwt.verified(token);
       if (hit !== undefined) return jwtResult(hit);
     }
-    if (!TOKEN68.test(token)) return INVALID;
+    if (!isToken68(token)) return INVALID;
     if (any) return { outcome: AUTH_OK, key: `token:${token}` };
     if (entries !== undefined && entries.plain.length > 0) {
       const k = matchIndex(token, entries.plain);
@@ -150,7 +140,7 @@ export function createCredentialCheck(
     const entries = set?.[ENTRIES];
     if (entries === undefined) return false;
     if (entries.plain.length > 0 && matchIndex(value, entries.plain) !== -1) return true;
-    if (entries.hashed.length === 0 || !TOKEN68.test(value)) return false;
+    if (entries.hashed.length === 0 || !isToken68(value)) return false;
     return crypto.subtle
       .digest('SHA-256', new TextEncoder().encode(value))
       .then((digest) => matchIndex(new Uint8Array(digest), entries.hashed) !== -1);

@@ -32,7 +32,7 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, limit
     if (total > limit) {
       // Not awaited: MSW clones every request before its resolver runs, and cancelling one branch of a
       // tee'd body settles only once the other branch is read or cancelled too, which never happens
-      // there, so awaiting it hung every over-limit body instead of answering 413.
+      // there, so awaiting it would hang every over-limit body instead of answering 413.
       void reader.cancel().catch(() => {});
       return null;
     }
@@ -40,10 +40,10 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, limit
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(total);
-  let at = 0;
+  let offset = 0;
   for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // shared secret. The JWS verification is jose's: hand-written verification is where key confusion
 // and `alg: none` come from.
 import type { JWTVerifyGetKey, JWTVerifyOptions } from 'jose';
-import type { JwtAuthOptions } from '../app-types.js';
+import type { JwtAuthOptions } from '../auth-options.js';
 
 type Jose = typeof import('jose');
 
@@ -110,17 +110,18 @@ export function createJwtVerifier(options: JwtAuthOptions): JwtVerifier {
     jose ??= import('jose');
     return jose;
   };
-  let key: Promise<JWTVerifyGetKey | Uint8Array> | undefined;
-  const keyOf = (): Promise<JWTVerifyGetKey | Uint8Array> => {
-    key ??= joseOf().then((lib) => {
+  // What verifies a signature: the secret, or a getter of the JWKS's keys.
+  let verificationKey: Promise<JWTVerifyGetKey | Uint8Array> | undefined;
+  const verificationKeyOf = (): Promise<JWTVerifyGetKey | Uint8Array> => {
+    verificationKey ??= joseOf().then((lib) => {
       if (secret !== undefined) return secret;
       if (url === undefined) return lib.createLocalJWKSet(options.jwks as Parameters<Jose['createLocalJWKSet']>[0]);
       return remoteKeys(lib, url, { timeout, cooldown, maxAge });
     });
-    return key;
+    return verificationKey;
   };
   // Fail fast on a JWK Set that jose refuses, rather than on the first request.
-  if (url === undefined && secret === undefined) keyOf().catch(() => undefined);
+  if (url === undefined && secret === undefined) verificationKeyOf().catch(() => undefined);
 
   // Verified tokens, found by the end of their signature and then compared whole: hashing a few
   // characters rather than a whole token (hundreds of characters, a new string on every request)
@@ -138,7 +139,7 @@ export function createJwtVerifier(options: JwtAuthOptions): JwtVerifier {
     if (wait > 0) return { ok: false, unavailable: Math.max(1, Math.ceil(wait / 1000)) };
     const lib = await joseOf();
     try {
-      const { payload } = await lib.jwtVerify(token, (await keyOf()) as JWTVerifyGetKey, verifyOptions);
+      const { payload } = await lib.jwtVerify(token, (await verificationKeyOf()) as JWTVerifyGetKey, verifyOptions);
       const outcome: JwtOutcome = {
         ok: true,
         key: `jwt:${payload.iss ?? ''}:${payload.sub ?? ''}`,

@@ -19,9 +19,10 @@ export function isJsonMediaType(value: string | null): boolean {
     const eq = param.indexOf('=');
     if (eq === -1) return false;
     const name = param.slice(0, eq).toLowerCase();
-    let val = param.slice(eq + 1).toLowerCase();
-    if (val.length >= 2 && val.startsWith('"') && val.endsWith('"')) val = val.slice(1, -1);
-    if (name !== 'charset' || val !== 'utf-8') return false;
+    let paramValue = param.slice(eq + 1).toLowerCase();
+    if (paramValue.length >= 2 && paramValue.startsWith('"') && paramValue.endsWith('"'))
+      paramValue = paramValue.slice(1, -1);
+    if (name !== 'charset' || paramValue !== 'utf-8') return false;
   }
   return true;
 }

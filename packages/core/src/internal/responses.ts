@@ -1,5 +1,5 @@
 // Fixed answers, built once per application so that failures cost a string lookup, not a stringify.
-import { ErrorCode } from '../generated/error-codes.js';
+import { ErrorCode, errorStatus } from '../generated/error-codes.js';
 import { PLANT_MESSAGES } from './new-plant.js';
 
 /** The media type of every answer with a body. */
@@ -87,40 +87,52 @@ export function defaultMessages(plantsPath: string, limit: number): { readonly [
   };
 }
 
-/** Every fixed error body of one application. */
-export interface FixedBodies {
-  readonly emptyBody: string;
-  readonly notUtf8: string;
-  readonly notJson: string;
-  readonly conflict: string;
-  readonly missingCredentials: string;
-  readonly invalidToken: string;
-  readonly notFound: string;
-  readonly methodNotAllowed: string;
-  readonly tooLarge: string;
-  readonly mediaType: string;
-  readonly internal: string;
-  readonly unavailable: string;
-  readonly rateLimited: string;
-  readonly authUnavailable: string;
+/** One Error answer's parts that do not depend on the request: its status, code and body text. */
+export interface ErrorAnswer {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly body: string;
 }
 
-/** Builds the fixed bodies for an application mounted at `plantsPath` with body limit `limit`. */
-export function fixedBodies(plantsPath: string, limit: number): FixedBodies {
+/** The Error answer for `code` with `message`; its status is the one the spec pairs with the code. */
+export function errorAnswer(code: ErrorCode, message: string): ErrorAnswer {
+  return { status: errorStatus[code], code, body: errorBody(code, message) };
+}
+
+/** Every fixed Error answer of one application. */
+export interface FixedAnswers {
+  readonly emptyBody: ErrorAnswer;
+  readonly notUtf8: ErrorAnswer;
+  readonly notJson: ErrorAnswer;
+  readonly conflict: ErrorAnswer;
+  readonly missingCredentials: ErrorAnswer;
+  readonly invalidToken: ErrorAnswer;
+  readonly notFound: ErrorAnswer;
+  readonly methodNotAllowed: ErrorAnswer;
+  readonly tooLarge: ErrorAnswer;
+  readonly mediaType: ErrorAnswer;
+  readonly internal: ErrorAnswer;
+  readonly unavailable: ErrorAnswer;
+  readonly rateLimited: ErrorAnswer;
+  readonly authUnavailable: ErrorAnswer;
+}
+
+/** Builds the fixed answers for an application mounted at `plantsPath` with body limit `limit`. */
+export function fixedAnswers(plantsPath: string, limit: number): FixedAnswers {
   return {
-    emptyBody: errorBody(ErrorCode.INVALID_JSON, MESSAGES.emptyBody),
-    notUtf8: errorBody(ErrorCode.INVALID_JSON, MESSAGES.notUtf8),
-    notJson: errorBody(ErrorCode.INVALID_JSON, MESSAGES.notJson),
-    conflict: errorBody(ErrorCode.ID_CONFLICT, MESSAGES.conflict),
-    missingCredentials: errorBody(ErrorCode.MISSING_CREDENTIALS, MESSAGES.missingCredentials),
-    invalidToken: errorBody(ErrorCode.INVALID_TOKEN, MESSAGES.invalidToken),
-    notFound: errorBody(ErrorCode.NOT_FOUND, notFoundMessage(plantsPath)),
-    methodNotAllowed: errorBody(ErrorCode.METHOD_NOT_ALLOWED, MESSAGES.methodNotAllowed),
-    tooLarge: errorBody(ErrorCode.BODY_TOO_LARGE, tooLargeMessage(limit)),
-    mediaType: errorBody(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
-    internal: errorBody(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
-    unavailable: errorBody(ErrorCode.STORE_UNAVAILABLE, MESSAGES.unavailable),
-    rateLimited: errorBody(ErrorCode.RATE_LIMITED, MESSAGES.rateLimited),
-    authUnavailable: errorBody(ErrorCode.AUTH_UNAVAILABLE, MESSAGES.authUnavailable),
+    emptyBody: errorAnswer(ErrorCode.INVALID_JSON, MESSAGES.emptyBody),
+    notUtf8: errorAnswer(ErrorCode.INVALID_JSON, MESSAGES.notUtf8),
+    notJson: errorAnswer(ErrorCode.INVALID_JSON, MESSAGES.notJson),
+    conflict: errorAnswer(ErrorCode.ID_CONFLICT, MESSAGES.conflict),
+    missingCredentials: errorAnswer(ErrorCode.MISSING_CREDENTIALS, MESSAGES.missingCredentials),
+    invalidToken: errorAnswer(ErrorCode.INVALID_TOKEN, MESSAGES.invalidToken),
+    notFound: errorAnswer(ErrorCode.NOT_FOUND, notFoundMessage(plantsPath)),
+    methodNotAllowed: errorAnswer(ErrorCode.METHOD_NOT_ALLOWED, MESSAGES.methodNotAllowed),
+    tooLarge: errorAnswer(ErrorCode.BODY_TOO_LARGE, tooLargeMessage(limit)),
+    mediaType: errorAnswer(ErrorCode.UNSUPPORTED_MEDIA_TYPE, MESSAGES.mediaType),
+    internal: errorAnswer(ErrorCode.INTERNAL_ERROR, MESSAGES.internal),
+    unavailable: errorAnswer(ErrorCode.STORE_UNAVAILABLE, MESSAGES.unavailable),
+    rateLimited: errorAnswer(ErrorCode.RATE_LIMITED, MESSAGES.rateLimited),
+    authUnavailable: errorAnswer(ErrorCode.AUTH_UNAVAILABLE, MESSAGES.authUnavailable),
   };
 }

@@ -1,8 +1,5 @@
 import { matchRequestUrl } from 'msw';
 
-/** The default `baseUrl`: where the reference server listens by default (the spec's `servers`). */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
-
 /** A handler set's base URL, split into what MSW matches on and what the core routes on. */
 export interface ResolvedBaseUrl {
   /** The URL handlers are registered under, without a trailing slash (`http://h:1/api`, `/api`, `""`). */

@@ -1,5 +1,5 @@
+import { crc32 } from 'node:zlib';
 import type { StoredPlant } from '@plant-store/core';
-import { crc32 } from './file-store-crc32.js';
 import { FileStoreError } from '../file-store-error.js';
 
 // One record per line: 8 lower-case hex digits of the CRC-32 of the rest of the line, a space, 12
@@ -25,10 +25,10 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
 
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
-/** Writes the checksum of `target[from, to)` as 8 lower-case hex digits at `at`. */
-function writeChecksum(target: Buffer, at: number, from: number, to: number): void {
+/** Writes the checksum of `target[from, to)` as 8 lower-case hex digits at byte `offset`. */
+function writeChecksum(target: Buffer, offset: number, from: number, to: number): void {
   let crc = crc32(target.subarray(from, to));
-  for (let i = at + 7; i >= at; i--) {
+  for (let i = offset + 7; i >= offset; i--) {
     target[i] = HEX[crc & 0xf]!;
     crc >>>= 4;
   }
@@ -44,20 +44,20 @@ export function lineBound(json: string): number {
 }
 
 /**
- * Writes `json` at `at` in `target` as one checksummed line and returns where the line ends: a record
- * (after the checksum, the batch field from {@link batchField}) when `field` is given, else the
- * header's framing. `target` must hold {@link lineBound} bytes from `at`.
+ * Writes `json` at byte `offset` of `target` as one checksummed line and returns where the line ends:
+ * a record (after the checksum, the batch field from {@link batchField}) when `field` is given, else
+ * the header's framing. `target` must hold {@link lineBound} bytes from `offset`.
  */
-export function writeLine(target: Buffer, at: number, json: string, field?: string): number {
+export function writeLine(target: Buffer, offset: number, json: string, field?: string): number {
   const prefix = field === undefined ? PREFIX : RECORD_PREFIX;
-  const end = at + prefix + target.write(json, at + prefix, 'utf8');
-  target[at + PREFIX - 1] = SP;
+  const end = offset + prefix + target.write(json, offset + prefix, 'utf8');
+  target[offset + PREFIX - 1] = SP;
   if (field !== undefined) {
-    target.write(field, at + PREFIX, 'latin1');
-    target[at + RECORD_PREFIX - 1] = SP;
+    target.write(field, offset + PREFIX, 'latin1');
+    target[offset + RECORD_PREFIX - 1] = SP;
   }
   target[end] = NL;
-  writeChecksum(target, at, at + PREFIX, end);
+  writeChecksum(target, offset, offset + PREFIX, end);
   return end + 1;
 }
 
@@ -189,9 +189,9 @@ function intactBatch(buf: Buffer, start: number, end: number): number | undefine
  */
 function embeddedRecord(buf: Buffer, start: number, end: number): number {
   let found = -1;
-  for (let at = start + 1; at + RECORD_PREFIX + 2 <= end; at++) {
-    if (buf[at + PREFIX - 1] !== SP || buf[at + RECORD_PREFIX - 1] !== SP) continue;
-    if (intactBatch(buf, at, end) !== undefined) found = at;
+  for (let offset = start + 1; offset + RECORD_PREFIX + 2 <= end; offset++) {
+    if (buf[offset + PREFIX - 1] !== SP || buf[offset + RECORD_PREFIX - 1] !== SP) continue;
+    if (intactBatch(buf, offset, end) !== undefined) found = offset;
   }
   return found;
 }

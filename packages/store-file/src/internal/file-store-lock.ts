@@ -4,8 +4,13 @@ import { FileStoreError } from '../file-store-error.js';
 
 /** A held lock: what `releaseLock` needs. */
 export interface HeldLock {
+  /** The lock file. */
   readonly path: string;
 }
+
+// One store per file per process: the lock file names a pid, so a second store in the same
+// process would find its own pid and could not tell it from a crashed predecessor. Keyed by lock file.
+const heldInThisProcess = new Set<string>();
 
 function isAlive(pid: number): boolean {
   // Our own pid in a lock we do not hold (the caller checked that) is a previous run that had the
@@ -74,12 +79,30 @@ function removeStale(lockPath: string, stale: string): void {
 }
 
 /**
- * Locks `dataPath` for this process with `<dataPath>.lock`, created with O_EXCL and holding our pid.
- * A lock whose pid is dead is stale (SIGKILL and power loss leave one behind) and is taken over; a
- * live one is refused with the holder's pid.
+ * Locks `dataPath` (an absolute path) for this process with `<dataPath>.lock`, created with O_EXCL and
+ * holding our pid. A lock whose pid is dead is stale (SIGKILL and power loss leave one behind) and is
+ * taken over; a live one, or a store of this process already on the file, is refused.
  */
 export async function acquireLock(dataPath: string): Promise<HeldLock> {
   const lockPath = `${dataPath}.lock`;
+  if (heldInThisProcess.has(lockPath)) {
+    throw new FileStoreError(
+      'locked',
+      dataPath,
+      `${dataPath} is already open in this process; close that store first.`,
+    );
+  }
+  heldInThisProcess.add(lockPath);
+  try {
+    return await lockFile(dataPath, lockPath);
+  } catch (error) {
+    heldInThisProcess.delete(lockPath);
+    throw error;
+  }
+}
+
+/** Takes `lockPath` for this process's pid, or throws why not. */
+async function lockFile(dataPath: string, lockPath: string): Promise<HeldLock> {
   // Bounded: an unreadable lock gets a moment to receive its pid (another process between O_EXCL
   // create and write); after that, it is a crash's leftover.
   for (let attempt = 0; attempt < 20; attempt++) {
@@ -112,13 +135,20 @@ export async function acquireLock(dataPath: string): Promise<HeldLock> {
   throw new FileStoreError('locked', dataPath, `could not lock ${dataPath}: ${lockPath} keeps changing hands.`);
 }
 
-/** Removes the lock, unless it is no longer ours (someone deleted it and another process took it). */
+/**
+ * Removes the lock, unless it is no longer ours (someone deleted it and another process took it), and
+ * frees the file for another store of this process.
+ */
 export function releaseLock(lock: HeldLock): void {
-  if (readPid(lock.path) === process.pid) {
-    try {
-      fs.unlinkSync(lock.path);
-    } catch {
-      // Already gone: nothing to release.
+  try {
+    if (readPid(lock.path) === process.pid) {
+      try {
+        fs.unlinkSync(lock.path);
+      } catch {
+        // Already gone: nothing to release.
+      }
     }
+  } finally {
+    heldInThisProcess.delete(lock.path);
   }
 }
