@@ -9,7 +9,7 @@ export type {
   PostgresStore,
   PostgresStoreOptions,
   PostgresStoreStats,
-} from './postgres-store.js';
+} from './types.js';
 
 // Its errors (failures while serving are the core's StoreUnavailableError)
 export { PostgresStoreError } from './postgres-store-error.js';

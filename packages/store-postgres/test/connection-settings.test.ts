@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { resolveConnectionSettings } from '../src/internal/connection-settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-pg-settings-'));
@@ -111,6 +111,28 @@ describe('connection settings', () => {
     expect(() => resolve('postgres://h/db?ssl=true')).toThrow(
       /"ssl".*knows host, port, user, password, dbname, sslmode/,
     );
+  });
+
+  it('names the scheme of another URL, and refuses percent-encoding that is not UTF-8, without repeating the URL', () => {
+    expect(() => resolve('mysql://user:hunter2@host/db')).toThrow(
+      new TypeError('connectionString must be a postgres:// or postgresql:// URL; got a mysql: URL'),
+    );
+    expect(() => resolve('postgres://user:hunter2%C3%28@host/db')).toThrow(
+      new TypeError('connectionString has percent-encoding that is not valid UTF-8'),
+    );
+  });
+
+  it("reads the URL's TLS parameters itself: the URL parser neither warns about sslmode nor reads sslrootcert=system as a file", () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      for (const mode of ['prefer', 'require', 'verify-ca']) resolve(`postgres://h/db?sslmode=${mode}`, {}, ca);
+      expect(resolve('postgres://h/db?sslmode=require&sslrootcert=system').ssl).toMatchObject({
+        rejectUnauthorized: true,
+      });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   describe('sslmode, as libpq means it', () => {

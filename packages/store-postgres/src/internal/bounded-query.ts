@@ -1,6 +1,7 @@
 // A question to the database on a path that may be cut: the statement is bounded by the store's own
 // clock, and a connection that did not answer in time is thrown away.
-import type { PostgresPoolClient } from '../postgres-store.js';
+import type { PostgresPoolClient } from '../types.js';
+import { holdClient } from './checkout.js';
 
 /** The rows of one statement on `client`, released afterwards: thrown away when it failed or passed `ms`. */
 export async function boundedQuery<Row>(
@@ -8,14 +9,7 @@ export async function boundedQuery<Row>(
   config: { text: string; values?: unknown[]; types?: unknown },
   ms: number,
 ): Promise<Row[]> {
-  client.on('error', ignore);
-  let released = false;
-  const release = (error?: Error) => {
-    if (released) return;
-    released = true;
-    client.removeListener('error', ignore);
-    client.release(error);
-  };
+  const release = holdClient(client);
   const timer = setTimeout(() => release(new Error(`Connection terminated: no answer within ${ms} ms`)), ms);
   try {
     const { rows } = await client.query<Row>(config);
@@ -28,5 +22,3 @@ export async function boundedQuery<Row>(
     clearTimeout(timer);
   }
 }
-
-function ignore(): void {}

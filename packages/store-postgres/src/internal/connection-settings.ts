@@ -1,10 +1,14 @@
 // Where and how to connect, resolved as libpq resolves it: a parameter of the connection URL wins over
-// its PG* environment variable, which wins over the default. Done here rather than left to `pg`,
-// whose PGSSLMODE handling differs from libpq's (it verifies the server's certificate for `require` and
-// has no `prefer`), so that a URL or an environment that works with psql means the same here.
+// its PG* environment variable, which wins over the default, so that a URL or an environment that works
+// with psql means the same here. A URL's user, password, host, port and database are read by
+// pg-connection-string, as `pg` reads them. Owned here, since it does none of it: the PG* variables, host
+// lists and target_session_attrs (hosts.ts), libpq's keyword/value form, and sslmode as libpq means it
+// (pg-connection-string checks the server's certificate for `require`, and knows neither `allow` nor
+// `sslrootcert=system`).
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import type { ConnectionOptions } from 'node:tls';
+import { parse } from 'pg-connection-string';
 import {
   describeHosts,
   type Host,
@@ -177,37 +181,46 @@ function tlsOptions(
   };
 }
 
-/** The query parameters, user, password, host, port and database of a postgres:// URL. */
+/**
+ * The user, password, host, port and database of a postgres:// URL, as pg-connection-string reads
+ * them, and its query parameters. The query is read here: pg-connection-string acts on its TLS
+ * parameters as it reads them (it reads the files and warns about sslmode) and takes any parameter,
+ * where the store refuses one it does not know. It reads any URL too (a relative one against a base),
+ * so the scheme is checked first; and it has no host lists (see {@link splitUrlHosts}).
+ */
 function parseConnectionUrl(text: string): Partial<Record<Parameter, string>> {
-  const list = splitUrlHosts(text);
-  let url: URL;
-  try {
-    url = new URL(list?.url ?? text);
-  } catch {
-    throw new TypeError('connectionString must be a postgres:// or postgresql:// URL');
+  if (!/^postgres(?:ql)?:\/\//i.test(text)) {
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(text)?.[1]?.toLowerCase();
+    throw new TypeError(
+      scheme === undefined || scheme === 'postgres' || scheme === 'postgresql'
+        ? NOT_A_URL
+        : `${NOT_A_URL}; got a ${scheme}: URL`,
+    );
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new TypeError(`connectionString must be a postgres:// or postgresql:// URL; got a ${url.protocol} URL`);
+  const list = splitUrlHosts(text);
+  const url = list?.url ?? text;
+  const beforeFragment = url.split('#', 1)[0]!;
+  const queryAt = beforeFragment.indexOf('?');
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(queryAt === -1 ? beforeFragment : beforeFragment.slice(0, queryAt));
+  } catch (error) {
+    // Its errors never hold the URL, and neither do these (it may hold a password).
+    throw new TypeError(
+      error instanceof URIError ? 'connectionString has percent-encoding that is not valid UTF-8' : NOT_A_URL,
+    );
   }
   const values: Partial<Record<Parameter, string>> = {};
-  const decode = (part: string, what: string) => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      throw new TypeError(`the ${what} in connectionString is not valid percent-encoding`);
-    }
+  const take = (name: Parameter, value: string | null | undefined) => {
+    if (value !== undefined && value !== null && value !== '') values[name] = value;
   };
-  if (url.hostname !== '') values.host = decode(url.hostname.replace(/^\[(.*)\]$/, '$1'), 'host');
-  if (url.port !== '') values.port = url.port;
-  if (list !== undefined) {
-    values.host = list.host;
-    if (list.port !== '') values.port = list.port;
-  }
-  if (url.username !== '') values.user = decode(url.username, 'user name');
-  if (url.password !== '') values.password = decode(url.password, 'password');
-  const database = url.pathname.replace(/^\//, '');
-  if (database !== '') values.dbname = decode(database, 'database name');
-  for (const [name, value] of url.searchParams) {
+  take('host', list === undefined ? parsed.host : list.host);
+  take('port', list === undefined ? parsed.port : list.port);
+  take('user', parsed.user);
+  take('password', parsed.password);
+  take('dbname', parsed.database);
+  const query = queryAt === -1 ? '' : beforeFragment.slice(queryAt + 1);
+  for (const [name, value] of new URLSearchParams(query)) {
     if (!(URL_PARAMETERS as readonly string[]).includes(name)) {
       throw new TypeError(
         `connectionString has the parameter ${JSON.stringify(name)}, which the PostgreSQL store does not know; it knows ${URL_PARAMETERS.join(', ')}`,
@@ -217,6 +230,8 @@ function parseConnectionUrl(text: string): Partial<Record<Parameter, string>> {
   }
   return values;
 }
+
+const NOT_A_URL = 'connectionString must be a postgres:// or postgresql:// URL';
 
 function readPem(path: string, what: string): string {
   try {

@@ -4,19 +4,11 @@
 // chooses again when that server goes away or turns read-only: a connection to it breaks, or a write
 // is refused with 25006 (read-only transaction). Until a server qualifies, connecting fails with an
 // error the store answers with 503, and the servers are asked again at most every RETRY_PAUSE ms.
-import type { PostgresPoolClient } from '../postgres-store.js';
+import type { OwnedPool, PostgresPoolClient } from '../types.js';
 import { boundedQuery } from './bounded-query.js';
+import { ignore } from './checkout.js';
 import { breaksConnection, describe, isFatalAtStart, isUnavailable } from './failures.js';
 import { describeHosts, type Host, hostName, type TargetSessionAttrs } from './hosts.js';
-
-/** A pool of connections to one server, as the store makes them (a `pg.Pool`). */
-export interface HostPool {
-  connect(): Promise<PostgresPoolClient>;
-  end(): Promise<void>;
-  readonly totalCount: number;
-  readonly idleCount: number;
-  readonly waitingCount: number;
-}
 
 export interface FailoverPoolOptions {
   readonly hosts: readonly Host[];
@@ -25,8 +17,8 @@ export interface FailoverPoolOptions {
   readonly max: number;
   /** How long the question to a server that accepted a connection may take. */
   readonly checkTimeout: number;
-  /** Opens a pool of connections to one server. */
-  open(host: Host): HostPool;
+  /** Opens a pool of connections to one server (a `pg.Pool`). */
+  open(host: Host): OwnedPool;
 }
 
 /** How long a round that found no server that qualifies is its answer, so a burst asks the servers once. */
@@ -37,71 +29,74 @@ const CHECK_SQL = `SELECT pg_is_in_recovery() AS recovery, current_setting('tran
 
 interface InUse {
   readonly index: number;
-  readonly pool: HostPool;
+  readonly pool: OwnedPool;
 }
 
 /** A pool over a host list: every connection goes to the server that qualifies now. */
 export class FailoverPool {
-  private current: InUse | undefined;
+  readonly #settings: FailoverPoolOptions;
+  #current: InUse | undefined;
   /** Whether the server in use must be checked again before the next connection. */
-  private stale = true;
-  private choosing: Promise<InUse> | undefined;
-  private failed: { readonly error: Error; readonly until: number } | undefined;
-  private ended = false;
+  #stale = true;
+  #choosing: Promise<InUse> | undefined;
+  #failed: { readonly error: Error; readonly until: number } | undefined;
+  #ended = false;
 
-  constructor(private readonly settings: FailoverPoolOptions) {}
+  constructor(settings: FailoverPoolOptions) {
+    this.#settings = settings;
+  }
 
   /** `max`, and the server in use (the first of the list before one is chosen). */
   get options(): { max: number; host: string; port: number } {
-    const { host, port } = this.settings.hosts[this.current?.index ?? 0]!;
-    return { max: this.settings.max, host, port };
+    const { host, port } = this.#settings.hosts[this.#current?.index ?? 0]!;
+    return { max: this.#settings.max, host, port };
   }
 
   get totalCount(): number {
-    return this.current?.pool.totalCount ?? 0;
+    return this.#current?.pool.totalCount ?? 0;
   }
 
   get idleCount(): number {
-    return this.current?.pool.idleCount ?? 0;
+    return this.#current?.pool.idleCount ?? 0;
   }
 
   get waitingCount(): number {
-    return this.current?.pool.waitingCount ?? 0;
+    return this.#current?.pool.waitingCount ?? 0;
   }
 
   async connect(): Promise<PostgresPoolClient> {
-    if (this.ended) throw new Error('the PostgreSQL pool has ended');
-    const inUse = this.stale || this.current === undefined ? await this.choose() : this.current;
+    if (this.#ended) throw new Error('the PostgreSQL pool has ended');
+    const inUse = this.#stale || this.#current === undefined ? await this.#choose() : this.#current;
     let client: PostgresPoolClient;
     try {
       client = await inUse.pool.connect();
     } catch (error) {
-      this.noteFailure(error, inUse);
+      this.#noteFailure(error, inUse);
       throw error;
     }
-    return this.watch(client, inUse);
+    return this.#watch(client, inUse);
   }
 
   /** Ends the pool in use once its connections are released; later connections are refused. */
   async end(): Promise<void> {
-    this.ended = true;
-    await this.choosing?.catch(() => undefined);
-    await this.current?.pool.end();
+    this.#ended = true;
+    await this.#choosing?.catch(() => undefined);
+    await this.#current?.pool.end();
   }
 
   /** `client`, noticing the failures that mean the server in use may be gone or read-only. */
-  private watch(client: PostgresPoolClient, inUse: InUse): PostgresPoolClient {
+  #watch(client: PostgresPoolClient, inUse: InUse): PostgresPoolClient {
     const watched: PostgresPoolClient & { processID: unknown } = {
       query: async (config) => {
         try {
           return await client.query(config);
         } catch (error) {
-          this.noteFailure(error, inUse);
+          this.#noteFailure(error, inUse);
           throw error;
         }
       },
       release: (error) => {
-        if (error instanceof Error) this.noteFailure(error, inUse);
+        if (error instanceof Error) this.#noteFailure(error, inUse);
         client.release(error);
       },
       // The backend's process id, which lost-statements.ts asks the database about.
@@ -112,41 +107,41 @@ export class FailoverPool {
     return watched;
   }
 
-  private noteFailure(error: unknown, inUse: InUse): void {
-    if (inUse !== this.current) return;
+  #noteFailure(error: unknown, inUse: InUse): void {
+    if (inUse !== this.#current) return;
     if ((error as { code?: unknown }).code === '25006' || (isUnavailable(error) && breaksConnection(error)))
-      this.stale = true;
+      this.#stale = true;
   }
 
   /** The server to use now: one round over the list at a time, shared by every caller meanwhile. */
-  private choose(): Promise<InUse> {
-    if (this.failed !== undefined && Date.now() < this.failed.until) return Promise.reject(this.failed.error);
-    this.choosing ??= this.findServer().finally(() => {
-      this.choosing = undefined;
+  #choose(): Promise<InUse> {
+    if (this.#failed !== undefined && Date.now() < this.#failed.until) return Promise.reject(this.#failed.error);
+    this.#choosing ??= this.#findServer().finally(() => {
+      this.#choosing = undefined;
     });
-    return this.choosing;
+    return this.#choosing;
   }
 
-  private async findServer(): Promise<InUse> {
-    const { hosts, targetSessionAttrs } = this.settings;
+  async #findServer(): Promise<InUse> {
+    const { hosts, targetSessionAttrs } = this.#settings;
     const reasons: { readonly host: Host; readonly error: unknown }[] = [];
     // The server in use first: while it still qualifies the store stays, so an old primary that comes
     // back (listed first, say) does not take writes again because of one broken connection.
     const order = hosts.map((_, index) => index);
-    if (this.current !== undefined)
-      order.sort((a, b) => Number(b === this.current!.index) - Number(a === this.current!.index));
+    if (this.#current !== undefined)
+      order.sort((a, b) => Number(b === this.#current!.index) - Number(a === this.#current!.index));
     for (const index of order) {
       const host = hosts[index]!;
       // The server in use is asked on its own pool; another gets a new one, kept only if it qualifies.
-      const reused = this.current?.index === index ? this.current : undefined;
-      const pool = reused?.pool ?? this.settings.open(host);
-      const reason = await this.check(pool);
-      if (reason === QUALIFIES && !this.ended) {
-        const previous = this.current;
+      const reused = this.#current?.index === index ? this.#current : undefined;
+      const pool = reused?.pool ?? this.#settings.open(host);
+      const reason = await this.#check(pool);
+      if (reason === QUALIFIES && !this.#ended) {
+        const previous = this.#current;
         const chosen = reused ?? { index, pool };
-        this.current = chosen;
-        this.stale = false;
-        this.failed = undefined;
+        this.#current = chosen;
+        this.#stale = false;
+        this.#failed = undefined;
         // The old server's connections finish what they run, then close.
         if (previous !== undefined && previous !== chosen) void previous.pool.end().catch(ignore);
         return chosen;
@@ -163,12 +158,12 @@ export class FailoverPool {
       reasons.map((reason) => reason.error),
       `no PostgreSQL server of ${describeHosts(hosts)} ${wanted} (target_session_attrs): ${reasons.map((reason) => `${hostName(reason.host)}: ${describe(reason.error)}`).join('; ')}`,
     );
-    this.failed = { error, until: Date.now() + RETRY_PAUSE };
+    this.#failed = { error, until: Date.now() + RETRY_PAUSE };
     throw error;
   }
 
   /** {@link QUALIFIES} when the server of `pool` accepts a connection and qualifies; else why not. */
-  private async check(pool: HostPool): Promise<unknown> {
+  async #check(pool: OwnedPool): Promise<unknown> {
     let client: PostgresPoolClient;
     try {
       // Bounded by the pool's connect timeout.
@@ -176,7 +171,7 @@ export class FailoverPool {
     } catch (error) {
       return error;
     }
-    if (this.settings.targetSessionAttrs === 'any') {
+    if (this.#settings.targetSessionAttrs === 'any') {
       client.release();
       return QUALIFIES;
     }
@@ -185,9 +180,9 @@ export class FailoverPool {
       const [row] = await boundedQuery<{ recovery: boolean; read_only: string }>(
         client,
         { text: CHECK_SQL },
-        this.settings.checkTimeout,
+        this.#settings.checkTimeout,
       );
-      if (this.settings.targetSessionAttrs === 'primary' ? row?.recovery === false : row?.read_only === 'off')
+      if (this.#settings.targetSessionAttrs === 'primary' ? row?.recovery === false : row?.read_only === 'off')
         return QUALIFIES;
       // 25006, read-only transaction: what a write there would be refused with.
       return Object.assign(
@@ -200,7 +195,5 @@ export class FailoverPool {
   }
 }
 
-/** What {@link FailoverPool.check} gives for a server that qualifies. */
+/** What `FailoverPool`'s check gives for a server that qualifies. */
 const QUALIFIES = Symbol('qualifies');
-
-function ignore(): void {}

@@ -5,8 +5,9 @@
 // key leaves one winner per id; a candidate the statement did not create gets the stored row from a
 // SELECT that follows, a new statement that sees the winner another server committed.
 import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@plant-store/core';
-import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
 import { PostgresStoreError } from '../postgres-store-error.js';
+import type { PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
+import { holdClient, ignore } from './checkout.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
 import { decodeText, encodeText } from './text-codec.js';
@@ -83,79 +84,81 @@ export interface GroupCommitOptions {
 }
 
 export class GroupCommit {
-  private readonly candidates = new Map<bigint, Candidate>();
-  private queue: Candidate[] = [];
-  private inFlight = 0;
-  private flushScheduled = false;
-  private idle: (() => void)[] = [];
-  private statements = 0;
-  private rows = 0;
-  private readonly insertSql: string;
-  private readonly selectSql: string;
-  private names: StatementNames | undefined;
+  readonly #options: GroupCommitOptions;
+  readonly #candidates = new Map<bigint, Candidate>();
+  #queue: Candidate[] = [];
+  #inFlight = 0;
+  #flushScheduled = false;
+  #idle: (() => void)[] = [];
+  #statements = 0;
+  #rows = 0;
+  readonly #insertSql: string;
+  readonly #selectSql: string;
+  #names: StatementNames | undefined;
 
-  constructor(private readonly options: GroupCommitOptions) {
-    this.names = options.statementNames;
-    this.insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
-    this.selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
+  constructor(options: GroupCommitOptions) {
+    this.#options = options;
+    this.#names = options.statementNames;
+    this.#insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
+    this.#selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
   }
 
   /** Resolves once `plant` (already checked) is committed, or the id's stored plant is read. */
   insert(plant: StoredPlant): Promise<InsertResult> {
     return new Promise((resolve, reject) => {
-      const joined = this.candidates.get(plant.id);
+      const joined = this.#candidates.get(plant.id);
       if (joined !== undefined) {
         joined.waiters.push({ resolve, reject });
         return;
       }
       const candidate: Candidate = { plant, key: String(plant.id), waiters: [{ resolve, reject }], attempts: 0 };
-      this.candidates.set(plant.id, candidate);
-      this.enqueue(candidate);
+      this.#candidates.set(plant.id, candidate);
+      this.#enqueue(candidate);
     });
   }
 
   /** Statements sent and rows they carried, statements in flight, candidates waiting for one. */
-  stats(): { statements: number; rows: number; inFlight: number; queued: number } {
-    return { statements: this.statements, rows: this.rows, inFlight: this.inFlight, queued: this.queue.length };
+  stats(): PostgresStoreStats {
+    return { statements: this.#statements, rows: this.#rows, inFlight: this.#inFlight, queued: this.#queue.length };
   }
 
   /** Resolves once nothing waits and nothing is in flight. */
   drained(): Promise<void> {
-    if (this.candidates.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idle.push(resolve));
+    if (this.#candidates.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  private enqueue(candidate: Candidate): void {
-    this.queue.push(candidate);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
+  #enqueue(candidate: Candidate): void {
+    this.#queue.push(candidate);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
     // Inserts made in the same turn of the event loop share the statement.
     queueMicrotask(() => {
-      this.flushScheduled = false;
-      this.flush();
+      this.#flushScheduled = false;
+      this.#flush();
     });
   }
 
-  private flush(): void {
-    while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
+  #flush(): void {
+    while (this.#inFlight < this.#options.maxInFlight && this.#queue.length > 0) {
       let chars = 0;
       let take = 0;
-      while (take < this.queue.length && take < MAX_BATCH_ROWS) {
-        const plant = this.queue[take]!.plant;
+      while (take < this.#queue.length && take < MAX_BATCH_ROWS) {
+        const plant = this.#queue[take]!.plant;
         chars += plant.name.length + (plant.tag?.length ?? 0);
         if (take > 0 && chars > MAX_BATCH_CHARS) break;
         take++;
       }
-      const batch = this.queue.splice(0, take);
-      this.inFlight++;
-      this.statements++;
-      this.rows += batch.length;
+      const batch = this.#queue.splice(0, take);
+      this.#inFlight++;
+      this.#statements++;
+      this.#rows += batch.length;
       const free = () => {
         if (slot.freed) return;
         slot.freed = true;
         clearTimeout(timer);
-        this.inFlight--;
-        this.flush();
+        this.#inFlight--;
+        this.#flush();
       };
       const slot: Slot = {
         freed: false,
@@ -166,34 +169,28 @@ export class GroupCommit {
           free();
         },
       };
-      const timer = this.options.slotTimeout
+      const timer = this.#options.slotTimeout
         ? setTimeout(
-            () => slot.giveUp(new Error(`Connection terminated: no answer within ${this.options.slotTimeout} ms`)),
-            this.options.slotTimeout,
+            () => slot.giveUp(new Error(`Connection terminated: no answer within ${this.#options.slotTimeout} ms`)),
+            this.#options.slotTimeout,
           )
         : undefined;
-      void this.run(batch, slot).finally(free);
+      void this.#run(batch, slot).finally(free);
     }
   }
 
   /** One statement for `batch`, then a select for the ids it did not create; settles every waiter. */
-  private async run(batch: Candidate[], slot: Slot): Promise<void> {
+  async #run(batch: Candidate[], slot: Slot): Promise<void> {
     let client: PostgresPoolClient | undefined;
+    let release: (error?: Error) => void = ignore;
     let broken: unknown;
     let sent = false;
-    let released = false;
     let unwatch = ignore;
-    const release = (error: Error | undefined) => {
-      if (client === undefined || released) return;
-      released = true;
-      client.removeListener('error', ignore);
-      client.release(error);
-    };
     let open = false;
-    const timeout = this.options.transactionTimeout;
+    const timeout = this.#options.transactionTimeout;
     try {
-      client = await this.options.pool.connect();
-      client.on('error', ignore);
+      client = await this.#options.pool.connect();
+      release = holdClient(client);
       slot.abandon = release;
       // Given up while it waited for the connection: the connection is sound, and nothing is sent.
       if (slot.freed) {
@@ -201,7 +198,7 @@ export class GroupCommit {
         throw slot.reason ?? new Error('Connection terminated: the statement was given up before it was sent');
       }
       unwatch =
-        this.options.lostStatements?.watch(client, () =>
+        this.#options.lostStatements?.watch(client, () =>
           slot.giveUp(
             new Error(
               'Connection terminated: the database never received the statement or finished it long ago, and no answer came (the network lost it)',
@@ -214,7 +211,7 @@ export class GroupCommit {
         await client.query({ text: `BEGIN; SET LOCAL statement_timeout = ${timeout}` });
         open = true;
       }
-      const inserted = await this.statement<{ id: string }>(client, 'insert', this.insertSql, [
+      const inserted = await this.#statement<{ id: string }>(client, 'insert', this.#insertSql, [
         batch.map((c) => c.key),
         batch.map((c) => encodeText(c.plant.name)),
         batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
@@ -223,7 +220,7 @@ export class GroupCommit {
       const taken = batch.filter((c) => !created.has(c.key));
       const stored = new Map<string, StoredRow>();
       if (taken.length > 0) {
-        const found = await this.statement<StoredRow>(client, 'select', this.selectSql, [taken.map((c) => c.key)]);
+        const found = await this.#statement<StoredRow>(client, 'select', this.#selectSql, [taken.map((c) => c.key)]);
         for (const row of found.rows) stored.set(row.id, row);
       }
       if (open) {
@@ -232,7 +229,7 @@ export class GroupCommit {
       }
       for (const candidate of batch) {
         if (created.has(candidate.key)) {
-          this.settle(candidate, (waiter, i) =>
+          this.#settle(candidate, (waiter, i) =>
             waiter.resolve(i === 0 ? { created: true } : { created: false, existing: candidate.plant }),
           );
           continue;
@@ -240,15 +237,15 @@ export class GroupCommit {
         const row = stored.get(candidate.key);
         if (row !== undefined) {
           const existing = plantOfRow(row);
-          this.settle(candidate, (waiter) => waiter.resolve({ created: false, existing }));
+          this.#settle(candidate, (waiter) => waiter.resolve({ created: false, existing }));
         } else if (++candidate.attempts < MAX_ATTEMPTS) {
           // Taken when inserted, gone when read: deleted in between (by hand). Insert it again.
-          this.enqueue(candidate);
+          this.#enqueue(candidate);
         } else {
           const error = new Error(
-            `plant ${candidate.key} was taken in ${this.options.table} at ${this.options.target} but could not be read back: its row keeps being deleted`,
+            `plant ${candidate.key} was taken in ${this.#options.table} at ${this.#options.target} but could not be read back: its row keeps being deleted`,
           );
-          this.settle(candidate, (waiter) => waiter.reject(error));
+          this.#settle(candidate, (waiter) => waiter.reject(error));
         }
       }
     } catch (thrown) {
@@ -263,9 +260,9 @@ export class GroupCommit {
         });
       }
       const failure = isUnavailable(error)
-        ? new StoreUnavailableError(unavailableMessage(error, this.options.target, sent), { cause: error })
-        : unexpected(error, this.options.table, this.options.target);
-      for (const candidate of batch) this.settle(candidate, (waiter) => waiter.reject(failure));
+        ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
+        : unexpected(error, this.#options.table, this.#options.target);
+      for (const candidate of batch) this.#settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
       unwatch();
       // A connection that failed is thrown away, not handed to the next batch.
@@ -274,29 +271,29 @@ export class GroupCommit {
   }
 
   /** One of the store's two statements, named while names are in use. */
-  private async statement<Row>(
+  async #statement<Row>(
     client: PostgresPoolClient,
     which: keyof StatementNames,
     text: string,
     values: unknown[],
   ): Promise<{ rows: Row[] }> {
-    const name = this.names?.[which];
+    const name = this.#names?.[which];
     try {
-      return await client.query<Row>({ ...(name !== undefined && { name }), text, values, types: this.options.types });
+      return await client.query<Row>({ ...(name !== undefined && { name }), text, values, types: this.#options.types });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       // Never inside a transaction: the store sets one up only behind a pooler it found at start, and
       // then has no names to drop.
-      if (name === undefined || !this.options.unnamedOnTrouble || !isPreparedStatementTrouble(code)) throw error;
-      this.names = undefined;
-      return client.query<Row>({ text, values, types: this.options.types });
+      if (name === undefined || !this.#options.unnamedOnTrouble || !isPreparedStatementTrouble(code)) throw error;
+      this.#names = undefined;
+      return client.query<Row>({ text, values, types: this.#options.types });
     }
   }
 
-  private settle(candidate: Candidate, each: (waiter: Waiter, index: number) => void): void {
-    if (this.candidates.get(candidate.plant.id) === candidate) this.candidates.delete(candidate.plant.id);
+  #settle(candidate: Candidate, each: (waiter: Waiter, index: number) => void): void {
+    if (this.#candidates.get(candidate.plant.id) === candidate) this.#candidates.delete(candidate.plant.id);
     candidate.waiters.forEach(each);
-    if (this.candidates.size === 0) for (const resolve of this.idle.splice(0)) resolve();
+    if (this.#candidates.size === 0) for (const resolve of this.#idle.splice(0)) resolve();
   }
 }
 
@@ -337,5 +334,3 @@ function plantOfRow(row: StoredRow): StoredPlant {
   const plant = { id: BigInt(row.id), name: decodeText(row.name) };
   return row.tag === null ? plant : { ...plant, tag: decodeText(row.tag) };
 }
-
-function ignore(): void {}

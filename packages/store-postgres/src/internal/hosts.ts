@@ -1,6 +1,8 @@
 // Several servers in one connection string, as libpq reads them: `host=a,b port=p,q`, a URL whose
 // authority lists `host:port` pairs, or PGHOST/PGPORT lists; and `target_session_attrs`, which says
-// which of them may be used. The hosts are tried in the order given.
+// which of them may be used. The hosts are tried in the order given. Owned here: pg-connection-string,
+// which reads the store's URLs, has no host lists (a URL that lists ports is invalid to it, and
+// `db1,db2` one host name), no target_session_attrs, and no keyword/value form.
 
 /** One server of the list. */
 export interface Host {

@@ -6,8 +6,9 @@
 // its answer was lost, and its connection is given up at once. While the database cannot be asked,
 // nothing is given up here: the statement timeout decides.
 import pg from 'pg';
-import type { PostgresPool, PostgresPoolClient } from '../postgres-store.js';
+import type { PostgresPool, PostgresPoolClient } from '../types.js';
 import { boundedQuery } from './bounded-query.js';
+import { ignore } from './checkout.js';
 
 /** How long a statement is outstanding before the database is asked about it. */
 const ASK_AFTER = 1_000;
@@ -25,17 +26,17 @@ interface Watched {
 }
 
 export class LostStatements {
-  private readonly watched = new Set<Watched>();
-  private timer: NodeJS.Timeout | undefined;
+  readonly #watched = new Set<Watched>();
+  #timer: NodeJS.Timeout | undefined;
   /** Set from the question's start until its connection attempt and statement have both settled. */
-  private asking = false;
-  private readonly connect: () => Promise<PostgresPoolClient>;
+  #asking = false;
+  readonly #connect: () => Promise<PostgresPoolClient>;
 
   constructor(pool: PostgresPool) {
     // A connection of its own, outside the pool, whose opening is bounded by a second: an attempt
     // made while the path was cut must not hold the question for the pool's whole connect timeout,
     // nor take a place the inserts need.
-    this.connect = pool instanceof pg.Pool ? () => ownConnection(pool.options) : () => pool.connect();
+    this.#connect = pool instanceof pg.Pool ? () => ownConnection(pool.options) : () => pool.connect();
   }
 
   /**
@@ -47,35 +48,35 @@ export class LostStatements {
     const pid = (client as { processID?: unknown }).processID;
     if (typeof pid !== 'number' || pid <= 0) return ignore;
     const entry: Watched = { pid, since: Date.now(), giveUp };
-    this.watched.add(entry);
-    this.timer ??= setInterval(() => void this.ask(), ASK_EVERY).unref();
+    this.#watched.add(entry);
+    this.#timer ??= setInterval(() => void this.#ask(), ASK_EVERY).unref();
     return () => {
-      this.watched.delete(entry);
-      if (this.watched.size === 0 && this.timer !== undefined) {
-        clearInterval(this.timer);
-        this.timer = undefined;
+      this.#watched.delete(entry);
+      if (this.#watched.size === 0 && this.#timer !== undefined) {
+        clearInterval(this.#timer);
+        this.#timer = undefined;
       }
     };
   }
 
-  private async ask(): Promise<void> {
-    if (this.asking) return;
+  async #ask(): Promise<void> {
+    if (this.#asking) return;
     const now = Date.now();
-    const due = [...this.watched].filter((entry) => now - entry.since >= ASK_AFTER);
+    const due = [...this.#watched].filter((entry) => now - entry.since >= ASK_AFTER);
     if (due.length === 0) return;
-    this.asking = true;
+    this.#asking = true;
     try {
       const rows = await boundedQuery<{ pid: number }>(
-        await this.connect(),
+        await this.#connect(),
         { text: IDLE_BACKENDS_SQL, values: [due.map((entry) => entry.pid)] },
         ASK_EVERY,
       );
       const idle = new Set(rows.map((row) => row.pid));
-      for (const entry of due) if (idle.has(entry.pid) && this.watched.has(entry)) entry.giveUp();
+      for (const entry of due) if (idle.has(entry.pid) && this.#watched.has(entry)) entry.giveUp();
     } catch {
       // The database cannot be asked either: the statement timeout decides.
     } finally {
-      this.asking = false;
+      this.#asking = false;
     }
   }
 }
@@ -97,5 +98,3 @@ async function ownConnection(options: pg.PoolConfig): Promise<PostgresPoolClient
     removeListener: (event, listener) => client.removeListener(event, listener),
   };
 }
-
-function ignore(): void {}

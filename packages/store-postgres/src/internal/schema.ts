@@ -48,16 +48,17 @@ LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisd
 WHERE n.nspname = $1 AND c.relname = $2
 ORDER BY a.attnum`;
 
+/** A row of {@link TABLE_SHAPE_QUERY}: the table's kind and primary key, and one column (null when it has none). */
+export interface ShapeRow {
+  kind: string;
+  name: string | null;
+  type: string | null;
+  not_null: boolean | null;
+  primary_key: string[] | null;
+}
+
 /** The shape from the rows of {@link TABLE_SHAPE_QUERY}. */
-export function shapeOf(
-  rows: readonly {
-    kind: string;
-    name: string | null;
-    type: string | null;
-    not_null: boolean | null;
-    primary_key: string[] | null;
-  }[],
-): TableShape | undefined {
+export function shapeOf(rows: readonly ShapeRow[]): TableShape | undefined {
   if (rows.length === 0) return undefined;
   return {
     kind: rows[0]!.kind,
