@@ -36,6 +36,7 @@ const FILES = {
     'packages/query/test/**/*.test.ts',
     'packages/msw/test/**/*.test.ts',
     'packages/store-file/test/**/*.test.ts',
+    'packages/server/test/flag-reference.test.ts',
     'test/contract/core.test.ts',
     'test/contract/msw-node.test.ts',
     'test/spec/**/*.test.ts',
@@ -64,8 +65,11 @@ const FILES = {
 
 type ProjectName = keyof typeof FILES;
 
-/** What no project runs: dependencies, builds, and the runs that need Node 22 or newer (scripts/node-matrix.sh). */
-const EXCLUDED = ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts'];
+/**
+ * What no project runs: dependencies, builds, the runs that need Node 22 or newer (scripts/node-matrix.sh),
+ * and the high-availability suites, minutes of failovers that `npm run test:ha` runs (vitest.ha.config.ts).
+ */
+const EXCLUDED = ['**/node_modules/**', '**/dist/**', 'test/packaging/consumer-majors.test.ts', 'test/ha/**'];
 
 /** A project's files: its globs, less those an earlier project in FILES claimed (integration takes the rest). */
 function files(name: ProjectName): { include: string[]; exclude: string[] } {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
+import { type INetworkPolicy, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { type IPodDisruptionBudget, PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { type ISecret, type IService, Secret, Service } from 'kubernetes-models/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ interface Kinds {
   Deployment: IDeployment;
   Service: IService;
   PodDisruptionBudget: IPodDisruptionBudget;
+  NetworkPolicy: INetworkPolicy;
 }
 /** The one object of that kind in the manifest, typed by the schemas' interfaces (Required: the tests read what they check). */
 function byKind<K extends keyof Kinds>(kind: K): Kinds[K] {
@@ -38,17 +40,19 @@ const models: { [K in keyof Kinds]: new (data: Kinds[K]) => { validate(): void }
   Deployment,
   Service,
   PodDisruptionBudget,
+  NetworkPolicy,
 };
 const cli = join(repoRoot, 'packages/server/dist/cli.js');
 const version = readJson(join(repoRoot, 'node_modules/kubernetes-models/package.json')).version;
 
 describe(`the Kubernetes example against the schemas of kubernetes-models ${version}`, () => {
-  it('holds exactly a Secret, a Deployment, a Service and a PodDisruptionBudget', () => {
+  it('holds exactly a Secret, a Deployment, a Service, a PodDisruptionBudget and a NetworkPolicy', () => {
     expect(documents.map((d) => `${d.apiVersion} ${d.kind}`)).toEqual([
       'v1 Secret',
       'apps/v1 Deployment',
       'v1 Service',
       'policy/v1 PodDisruptionBudget',
+      'networking.k8s.io/v1 NetworkPolicy',
     ]);
   });
 
@@ -127,6 +131,21 @@ describe('the Kubernetes example, its parts together', () => {
     const budget = byKind('PodDisruptionBudget');
     expect(budget.spec!.selector!.matchLabels).toEqual(labels);
     expect(budget.spec!.minAvailable).toBeLessThan(deployment.spec!.replicas!);
+  });
+
+  it('lets every client reach the API port and only the monitoring namespace the ops port', () => {
+    const policy = byKind('NetworkPolicy');
+    expect(policy.spec!.podSelector.matchLabels).toEqual(pod.metadata!.labels);
+    const names = new Set(pod.spec!.containers[0]!.ports!.map((p) => p.name));
+    const rules = policy.spec!.ingress!.map((rule) => ({
+      ports: rule.ports!.map((p) => p.port),
+      from: rule.from?.map((peer) => peer.namespaceSelector?.matchLabels),
+    }));
+    expect(rules).toEqual([
+      { ports: ['api'], from: undefined },
+      { ports: ['ops'], from: [{ 'kubernetes.io/metadata.name': 'monitoring' }] },
+    ]);
+    for (const { ports } of rules) for (const port of ports) expect(names.has(String(port))).toBe(true);
   });
 
   it('gives the server only flags that plant-store-server --help lists', async () => {

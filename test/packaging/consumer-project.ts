@@ -3,7 +3,7 @@
 // tarballs installed into it beside the registry packages its package.json names, and its own test
 // runner run there with a JSON report. The wrapper test registers one vitest test per case of that
 // report, so the child's counts reach `N passed, M failed`.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
 import { installInto, packedTarballs, readJson, repoRoot, run, type RunResult, scratchDirectory } from './helpers.js';
@@ -184,9 +184,4 @@ export function registerChildCases(label: string, child: ChildRun, expected: num
     }
     if (child.result.status !== 0) throw new Error(`exited ${child.result.status ?? child.result.signal}\n${output}`);
   });
-}
-
-/** The text of a file in the project. */
-export function projectFile(project: ConsumerProject, relative: string): string {
-  return readFileSync(join(project.dir, relative), 'utf8');
 }

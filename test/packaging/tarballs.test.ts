@@ -1,8 +1,8 @@
 // The packages as a user gets them: `npm pack` each built package, install the four tarballs into a
 // fresh project outside the repository (no workspace links), and use them there: import and require,
 // TypeScript with node16 and bundler resolution, a Vite build in Chromium with the MSW worker, the
-// server's CLI, and the client's error guards across its ESM and CJS copies.
-import { spawn, type ChildProcess } from 'node:child_process';
+// server's CLI (in memory, and on PostgreSQL through its optional peer, the PostgreSQL store), and the
+// client's error guards across its ESM and CJS copies. The server without that peer: server-alone.test.ts.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, extname, join, normalize, posix } from 'node:path';
@@ -22,6 +22,8 @@ import {
   scratchDirectory,
 } from './helpers.js';
 import { chromiumExecutable, launchChromium } from '../contract/browser/chromium.js';
+import { openTestDatabase } from '../support/postgres.js';
+import { createPlant, startCli } from './server-cli.js';
 
 // Every child process below has its own bound; the tests get room for them on a busy machine.
 vi.setConfig({ testTimeout: 90_000 });
@@ -305,11 +307,6 @@ export const first = mocks.handlers[0];
 });
 
 describe("the server's CLI", () => {
-  let server: ChildProcess | undefined;
-  afterAll(() => {
-    if (server && server.exitCode === null) server.kill('SIGKILL');
-  });
-
   it('answers --help through npx', async () => {
     const result = await runOk('npx', ['--no-install', 'plant-store-server', '--help'], {
       cwd: app,
@@ -322,26 +319,8 @@ describe("the server's CLI", () => {
 
   it('serves creates from the installed client (ESM and CommonJS), and stops with 0 on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(join(app, 'node_modules/.bin/plant-store-server'), ['--port', String(port), '--token', 't'], {
-      cwd: app,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    let output = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start within 15 s:\n${output}`)), 15_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk;
-        if (output.includes(`127.0.0.1:${port}`)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
-      child.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-    });
+    const server = await startCli(app, ['--port', String(port), '--token', 't']);
+    expect(server.url).toBe(`http://127.0.0.1:${port}`);
 
     write(
       'create.mjs',
@@ -363,17 +342,27 @@ createPlant(token, { id: 2, name: 'Fern' }, { baseUrl }).then(
 );
 `,
     );
-    const baseUrl = `http://127.0.0.1:${port}`;
-    expect(JSON.parse(await node('create.mjs', [baseUrl, 't']))).toEqual({ name: 'Monstera', tag: 'tropical' });
-    expect(JSON.parse(await node('create.cjs', [baseUrl, 't']))).toEqual({ name: 'Fern' });
-
-    child.kill('SIGTERM');
-    const code = await Promise.race([
-      exited,
-      new Promise<string>((resolve) => setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000)),
-    ]);
-    expect(code).toBe(0);
+    expect(JSON.parse(await node('create.mjs', [server.url, 't']))).toEqual({ name: 'Monstera', tag: 'tropical' });
+    expect(JSON.parse(await node('create.cjs', [server.url, 't']))).toEqual({ name: 'Fern' });
+    expect(await server.stop()).toBe(0);
   }, 60_000);
+
+  it('serves from PostgreSQL with --database through the installed optional peer @plant-store/store-postgres', async () => {
+    const db = await openTestDatabase();
+    try {
+      const table = db.table();
+      const where = ['--database', db.url, '--database-schema', db.schema, '--database-table', table];
+      const server = await startCli(app, ['--port', '0', '--token', 't', ...where]);
+      expect(server.output()).toContain(`table "${db.schema}"."${table}"`);
+      expect(await createPlant(server.url, 't', { id: 7, name: 'Fern' })).toEqual([200, { name: 'Fern' }]);
+      expect(await db.query(`SELECT id::text, name FROM "${db.schema}"."${table}"`)).toEqual([
+        { id: '7', name: 'Fern' },
+      ]);
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await db.close();
+    }
+  }, 90_000);
 });
 
 describe('a Vite app in Chromium', () => {

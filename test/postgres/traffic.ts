@@ -118,6 +118,12 @@ export interface LoadOptions {
   readonly phase?: () => string;
   /** The load stops by itself after this long, whatever the test does. */
   readonly maxMs: number;
+  /**
+   * After a 503, a caller waits the answer's Retry-After, as the API asks clients to (and as
+   * `createPlant` does), instead of 5 ms: the share of 503s then measures the outage, not how fast
+   * a client can ask again.
+   */
+  readonly waitRetryAfter?: boolean;
 }
 
 /** A running load: every create sent so far, with its answer. */
@@ -149,15 +155,17 @@ export function startLoad(options: LoadOptions): Load {
       const server = Number(id % BigInt(options.origins.length));
       const phase = options.phase?.() ?? '';
       const sentAt = Date.now();
+      let pause = 5;
       try {
         const answer = await sendCreate(agent, options.origins[server]!, plantBody(id));
         sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), answer });
         if (answer.status === 200) continue;
+        if (answer.status === 503 && options.waitRetryAfter) pause = 1000 * Number(answer.retryAfter ?? 1);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), error: message });
       }
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
     }
   });
   return {

@@ -59,6 +59,9 @@ export function startPostgres(options?: StartOptions): Promise<PostgresServer>;
 export function serverDirectory(parent?: string): string;
 /** Stops every server below `dir` (PostgreSQL data directories, PgBouncer pid files) and removes `dir`. */
 export function removeServers(dir: string): Promise<void>;
+
+/** The pid files named `names` in `dir` and its folders (three levels down at most), with the pid each holds. */
+export function pidFilesBelow(dir: string, names: readonly string[]): { file: string; pid: number }[];
 /** Every process, from /proc (Linux): id, parent's id, CPU clock ticks (user, system, reaped children's user and system). */
 export function processTable(): { pid: number; ppid: number; ticks: number[] }[];
 /** The processes whose parent is `parent`, from /proc (Linux). */

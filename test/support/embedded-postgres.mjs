@@ -440,25 +440,10 @@ function ready(child, dataDir, tail, port) {
  * @param {string} dir
  */
 export async function removeServers(dir) {
-  /** @type {{ pid: number, program: string }[]} */
-  const servers = [];
-  const walk = (path, depth) => {
-    if (depth > 3) return;
-    let entries;
-    try {
-      entries = readdirSync(path, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const program = PID_FILES[entry.name];
-      if (program) {
-        const pid = Number(readFileSync(join(path, entry.name), 'utf8').split('\n')[0]);
-        if (pid > 0) servers.push({ pid, program });
-      } else if (entry.isDirectory() && !entry.isSymbolicLink()) walk(join(path, entry.name), depth + 1);
-    }
-  };
-  walk(dir, 0);
+  const servers = pidFilesBelow(dir, Object.keys(PID_FILES)).map(({ file, pid }) => ({
+    pid,
+    program: PID_FILES[file],
+  }));
   const alive = ({ pid, program }) => {
     try {
       process.kill(pid, 0);
@@ -476,6 +461,38 @@ export async function removeServers(dir) {
     for (const { pid } of running.filter(alive)) killTree(pid);
   }
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The pid files named `names` in `dir` and its folders, three levels down at most, with the pid each
+ * holds (its first line, as PostgreSQL and the others write it).
+ * @param {string} dir
+ * @param {readonly string[]} names
+ * @returns {{ file: string, pid: number }[]}
+ */
+export function pidFilesBelow(dir, names) {
+  /** @type {{ file: string, pid: number }[]} */
+  const found = [];
+  /** @param {string} path @param {number} depth */
+  const walk = (path, depth) => {
+    let entries;
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const at = join(path, entry.name);
+      if (entry.isDirectory() && !entry.isSymbolicLink()) {
+        if (depth < 3) walk(at, depth + 1);
+      } else if (names.includes(entry.name)) {
+        const pid = Number(readFileSync(at, 'utf8').split('\n')[0]);
+        if (Number.isInteger(pid) && pid > 1) found.push({ file: entry.name, pid });
+      }
+    }
+  };
+  walk(dir, 0);
+  return found;
 }
 
 /** The pid files of the servers a run's directory may hold, and the program each names. */

@@ -9,18 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import {
-  childrenOf,
-  freePort,
-  type PostgresMajor,
-  type PostgresServer,
-  type StartOptions,
-  startPostgres,
-} from './embedded-postgres.mjs';
+import { childrenOf, freePort, type PostgresServer, type StartOptions, startPostgres } from './embedded-postgres.mjs';
 import { startedOnce } from './once-per-run.js';
 import type {} from './postgres-setup.js';
 
-export { childrenOf, freePort, type PostgresMajor };
+export { childrenOf, freePort };
 
 /** Set it to a database URL to run the PostgreSQL tests there instead of on a server they start. */
 export const TEST_DATABASE_URL_VARIABLE = 'PLANT_STORE_TEST_DATABASE_URL';

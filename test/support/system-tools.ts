@@ -1,15 +1,24 @@
-// The programs some suites need from the machine rather than from npm (Debian's PgBouncer, systemd's
-// verifier, openssl). `npm test` must pass on a machine with only Node: a suite whose tool is absent is
+// The programs some suites need from the machine rather than from npm (Debian's PgBouncer, Patroni,
+// etcd, HAProxy, Prometheus, systemd's verifier, openssl). `npm test` must pass on a machine with only Node: a suite whose tool is absent is
 // skipped as a whole, and the run ends with a line naming the suite, the tool and the command that gets
 // it (system-tools-setup.ts prints them). CI must prove everything: with CI=true an absent tool fails
 // its suite instead, naming the same remedy, and .ci/run installs every tool.
-import { accessSync, constants, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, join, relative } from 'node:path';
 import { beforeAll, describe, expect, inject } from 'vitest';
 import type {} from './system-tools-setup.js';
 
 /** A program a suite needs from the machine. */
-export type SystemTool = 'pgbouncer' | 'systemd-analyze' | 'openssl';
+export type SystemTool =
+  | 'pgbouncer'
+  | 'patroni'
+  | 'etcd'
+  | 'haproxy'
+  | 'prometheus'
+  | 'promtool'
+  | 'pg_rewind'
+  | 'systemd-analyze'
+  | 'openssl';
 
 interface ToolSource {
   /** The program's file name, looked up on PATH and in the sbin directories (PgBouncer's home). */
@@ -22,9 +31,29 @@ interface ToolSource {
 
 const SOURCES: Readonly<Record<SystemTool, ToolSource>> = {
   pgbouncer: { program: 'pgbouncer', variable: 'PLANT_STORE_TEST_PGBOUNCER', install: 'apt-get install pgbouncer' },
+  patroni: { program: 'patroni', install: 'apt-get install patroni' },
+  etcd: { program: 'etcd', install: 'apt-get install etcd-server' },
+  haproxy: { program: 'haproxy', install: 'apt-get install haproxy' },
+  prometheus: { program: 'prometheus', install: 'apt-get install prometheus' },
+  promtool: { program: 'promtool', install: 'apt-get install prometheus' },
+  // Patroni runs Debian's PostgreSQL (pg_basebackup makes a replica, pg_rewind rejoins an old leader),
+  // whose programs are in /usr/lib/postgresql/<major>/bin, not on PATH.
+  pg_rewind: { program: 'pg_rewind', variable: 'PLANT_STORE_TEST_PG_REWIND', install: 'apt-get install postgresql-15' },
   'systemd-analyze': { program: 'systemd-analyze', install: 'apt-get install systemd' },
   openssl: { program: 'openssl', install: 'apt-get install openssl' },
 };
+
+/** Debian's PostgreSQL program directories, the newest major first. */
+function debianPostgresBinDirs(): string[] {
+  try {
+    return readdirSync('/usr/lib/postgresql')
+      .filter((major) => /^\d+$/.test(major))
+      .sort((a, b) => Number(b) - Number(a))
+      .map((major) => join('/usr/lib/postgresql', major, 'bin'));
+  } catch {
+    return [];
+  }
+}
 
 /** Where the program is, or undefined when the machine has none. */
 export function findTool(tool: SystemTool): string | undefined {
@@ -32,9 +61,13 @@ export function findTool(tool: SystemTool): string | undefined {
   const named = variable ? process.env[variable] : undefined;
   const candidates = named
     ? [named]
-    : [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/local/sbin', '/usr/sbin', '/sbin'].map(
-        (dir) => join(dir, program),
-      );
+    : [
+        ...(process.env.PATH ?? '').split(delimiter).filter(Boolean),
+        '/usr/local/sbin',
+        '/usr/sbin',
+        '/sbin',
+        ...debianPostgresBinDirs(),
+      ].map((dir) => join(dir, program));
   return candidates.find((path) => {
     try {
       // A directory passes the execute check too (as root, always).

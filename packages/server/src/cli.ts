@@ -2,14 +2,21 @@
 // The plant-store-server command: flags and environment in, a running server out, and a clean
 // shutdown on SIGINT/SIGTERM (the service's rules, reference server defaults).
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
 import type { PlantStore, StoredPlant } from '@plant-store/core';
 import { openFileStore } from '@plant-store/store-file';
+import { version } from '../package.json';
+import { type AssembledServer, assembleServer } from './internal/assemble.js';
 import { type CliCommand, parseCli, type StoreChoice, USAGE, UsageError } from './internal/cli-options.js';
+import {
+  drainAndExit,
+  exitCodeOf,
+  fail,
+  messageOf,
+  reloadTokensOnHangup,
+  startBanner,
+} from './internal/cli-lifecycle.js';
 import { runPrimary, runWorker } from './internal/cluster.js';
-import { drainAndExit, type OpenedStore, openPostgres, openStore } from './internal/open-store.js';
-import { acceptingLine, reloadTokensOnHangup } from './internal/token-reload.js';
-import { type PlantStoreServer, startPlantStoreServer } from './plant-store-server.js';
+import { loadPostgresStore, MissingPackageError, openPostgres, openStore } from './internal/open-store.js';
 
 async function main(): Promise<void> {
   let command: CliCommand;
@@ -27,9 +34,18 @@ async function main(): Promise<void> {
     return;
   }
   if (command.kind === 'version') {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    process.stdout.write(`${version}\n`);
     return;
+  }
+  // The PostgreSQL store is an optional peer: without it, say what to install before anything starts.
+  if (command.kind === 'import' || command.store.kind === 'postgres') {
+    try {
+      await loadPostgresStore();
+    } catch (error) {
+      if (!(error instanceof MissingPackageError)) throw error;
+      process.stderr.write(`plant-store-server: ${error.message}\n`);
+      process.exit(2);
+    }
   }
   if (command.kind === 'import') {
     process.exit(await runImport(command.from.path, command.to));
@@ -37,21 +53,18 @@ async function main(): Promise<void> {
 
   if (command.workers !== undefined) {
     if (cluster.isPrimary) await runPrimary(command, (banner) => process.stdout.write(banner));
-    else await runWorker(command, fail);
+    else await runWorker(command);
     return;
   }
 
   const { options } = command;
-  let opened: OpenedStore | undefined;
-  let server: PlantStoreServer<PlantStore>;
+  let started: AssembledServer<PlantStore>;
   try {
-    opened = await openStore(command.store);
-    server = await startPlantStoreServer({ ...options, ...(opened.store !== undefined && { store: opened.store }) });
+    started = await assembleServer<PlantStore>({ options, openStore: () => openStore(command.store) });
   } catch (error) {
-    // Bad options (the core checks them) must not leave the data file open and locked.
-    await opened?.close().catch(() => undefined);
     fail('could not start', error);
   }
+  const { server, storeBanner } = started;
 
   // The signals are ours before the banner says so: a supervisor that stops the server the moment it
   // reads "listening on" must get a drain and exit 0, not the default action of the signal.
@@ -63,25 +76,20 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    drainAndExit(server, opened, fail);
+    drainAndExit(server);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   if (options.tokenFile !== undefined) reloadTokensOnHangup(server, options.log === true);
 
-  // The banner goes out in one write: a program that waits for "listening on" then reads the
-  // token must find it in the same chunk (two writes reached a pipe as two chunks on Node 24).
-  const banner = [`Plant Store server listening on ${server.url}`];
-  if (server.opsUrl !== undefined) banner.push(`Operations: ${server.opsUrl}/livez, /readyz, /metrics`);
-  if (opened.banner !== undefined) banner.push(opened.banner);
-  const accepting = acceptingLine(options);
-  if (accepting !== undefined) banner.push(accepting);
-  else if (options.tokens === undefined && Array.isArray(server.tokens)) {
-    banner.push(`Token: ${server.tokens.join(', ')}`);
-  } else if (server.tokens === 'any') {
-    banner.push('Accepting any bearer token (--any-token).');
-  }
-  process.stdout.write(`${banner.join('\n')}\n`);
+  process.stdout.write(
+    startBanner(options, {
+      url: server.url,
+      tokens: server.tokens,
+      ...(server.opsUrl !== undefined && { opsUrl: server.opsUrl }),
+      ...(storeBanner !== undefined && { storeBanner }),
+    }),
+  );
 }
 
 /**
@@ -122,9 +130,9 @@ async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgre
     return 1;
   } catch (error) {
     process.stderr.write(
-      `plant-store-server: import failed: ${describe(error)}\nWhat was copied stays; running the import again copies the rest.\n`,
+      `plant-store-server: import failed: ${messageOf(error)}\nWhat was copied stays; running the import again copies the rest.\n`,
     );
-    return error instanceof TypeError || error instanceof RangeError ? 2 : 1;
+    return exitCodeOf(error);
   } finally {
     await into?.close().catch(() => undefined);
     await from?.close().catch(() => undefined);
@@ -133,16 +141,6 @@ async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgre
 
 function samePlant(a: StoredPlant, b: StoredPlant): boolean {
   return a.name === b.name && a.tag === b.tag;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Prints why, and exits: 2 for a value the checks refused, 1 for a start that failed. */
-function fail(what: string, error: unknown): never {
-  process.stderr.write(`plant-store-server: ${what}: ${describe(error)}\n`);
-  process.exit(error instanceof RangeError || error instanceof TypeError ? 2 : 1);
 }
 
 await main();

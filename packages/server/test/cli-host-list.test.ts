@@ -31,7 +31,7 @@ it('refuses, when the store opens, a target_session_attrs that asks for a server
   // Opened as cli.ts opens it: a TypeError there is "could not start: <message>" and exit code 2.
   const refused = await openStore(store).then(
     async (opened) => {
-      await opened.close();
+      await opened.store?.close?.();
       return undefined;
     },
     (error: unknown) => error,

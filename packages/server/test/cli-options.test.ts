@@ -4,6 +4,7 @@
 // starts, with a TypeError that cli.ts also answers with exit code 2.
 import { expect, it } from 'vitest';
 import { UsageError, parseCli } from '../src/internal/cli-options.js';
+import { ENTRIES } from '../src/internal/options/table.js';
 import { startPlantStoreServer } from '../src/index.js';
 
 const start = (argv: string[], env: Record<string, string> = {}) => {
@@ -185,6 +186,13 @@ it('accepts every token only with --any-token or PLANT_STORE_ANY_TOKEN', () => {
   expect(start([], { PLANT_STORE_ANY_TOKEN: '0' }).tokens).toBeUndefined();
 });
 
+it('takes a token as the core does: token68, or sha256: and its 64 hex digits, so no secret is in argv', () => {
+  const hashed = `sha256:${'ab'.repeat(32)}`;
+  expect(start(['--token', hashed]).tokens).toEqual([hashed]);
+  expect(start([], { PLANT_STORE_TOKENS: `t1,${hashed}` }).tokens).toEqual(['t1', hashed]);
+  expect(() => start(['--token', 'sha256:abc'])).toThrow(/--token: every token must be/);
+});
+
 it('reads sizes in bytes, k and m (1024-based)', () => {
   expect(start(['--body-limit', '100']).bodyLimit).toBe(100);
   expect(start(['--body-limit', '1K']).bodyLimit).toBe(1024);
@@ -208,7 +216,7 @@ it.each([
   [['--body-limit', 'lots'], /--body-limit must be a positive size/],
   [['--body-limit', '0'], /--body-limit/],
   [['--token', 'a', '--any-token'], /not both/],
-  [['--token', 'has space'], /--token: a token must be/],
+  [['--token', 'has space'], /--token: every token must be a non-empty token68 string/],
   [['--host', ''], /--host/],
   [['--log=yes'], /log/],
 ])('refuses %j with a usage error', (argv, message) => {
@@ -259,4 +267,36 @@ it('does not repeat a stray argument, such as a token given to --any-token, in i
   expect(() => parseCli(['--any-token', 's3cretToken'], {})).toThrow(
     expect.objectContaining({ message: expect.not.stringContaining('s3cretToken') }),
   );
+});
+
+it('refuses a variable whose option goes with another not given, naming the variables', () => {
+  expect(() => parseCli([], { PLANT_STORE_DATABASE_POOL_SIZE: '4' })).toThrow(
+    new UsageError('PLANT_STORE_DATABASE_POOL_SIZE goes with PLANT_STORE_DATABASE_URL'),
+  );
+  expect(() => parseCli([], { PLANT_STORE_OPS_HOST: '0.0.0.0' })).toThrow(
+    new UsageError('PLANT_STORE_OPS_HOST goes with PLANT_STORE_OPS_PORT'),
+  );
+  expect(() => parseCli(['--ops-host', '0.0.0.0'], {})).toThrow(new UsageError('--ops-host goes with --ops-port'));
+  expect(start(['--ops-port', '0'], { PLANT_STORE_OPS_HOST: '::1' }).ops).toEqual({ port: 0, host: '::1' });
+});
+
+it('refuses a token file and tokens given the same way, and lets a flag beat the other variable', () => {
+  expect(() => parseCli([], { PLANT_STORE_TOKEN_FILE: '/etc/t', PLANT_STORE_TOKENS: 'a' })).toThrow(
+    new UsageError('set either PLANT_STORE_TOKEN_FILE or PLANT_STORE_TOKENS, not both'),
+  );
+  expect(start(['--token', 'a'], { PLANT_STORE_TOKEN_FILE: '/etc/t' })).toEqual({ tokens: ['a'] });
+  // A switch variable that is off is no token choice at all.
+  expect(start([], { PLANT_STORE_TOKEN_FILE: '/etc/t', PLANT_STORE_ANY_TOKEN: '0' })).toEqual({ tokenFile: '/etc/t' });
+});
+
+it('has every relation of the option table name an option of the table', () => {
+  const names = ENTRIES.map(([name]) => name as string);
+  for (const [, spec] of ENTRIES) {
+    const related = [
+      ...(spec.needs ?? []).flatMap((need) => need.anyOf),
+      ...(spec.excludes?.options ?? []),
+      ...(spec.alternativeTo ?? []),
+    ];
+    for (const other of related) expect(names).toContain(other);
+  }
 });

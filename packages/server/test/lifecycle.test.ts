@@ -7,6 +7,7 @@ import { createMemoryStore, type PlantStore } from '@plant-store/core';
 import { afterEach, expect, it } from 'vitest';
 import { openFileStore } from '@plant-store/store-file';
 import { startPlantStoreServer } from '../src/index.js';
+import { assembleServer } from '../src/internal/assemble.js';
 import { RawConnection, TOKEN, connectionRefused, createPlant, postHead, serve } from './helpers.js';
 
 const dirs: string[] = [];
@@ -165,4 +166,36 @@ it('resolves both calls when close is called twice, and closes the memory store 
   const server = await startPlantStoreServer({ port: 0, tokens: [TOKEN] });
   await Promise.all([server.close(), server.close()]);
   await expect(server.store.checkHealth()).rejects.toThrow(/closed/);
+});
+
+it('owns the store the CLI opens: closed when the start fails and after the drain; a bad token file fails before it opens', async () => {
+  const taken = await serve();
+  const opened: string[] = [];
+  const closed: string[] = [];
+  const openStore = (name: string) => async () => {
+    opened.push(name);
+    return { store: { ...createMemoryStore(), close: async () => void closed.push(name) }, banner: `Data: ${name}` };
+  };
+  const missing = join(tmpdir(), 'plant-store-no-such-token-file');
+  await expect(
+    assembleServer({ options: { port: 0, tokenFile: missing }, openStore: openStore('token file') }),
+  ).rejects.toThrow(/cannot read the token file/);
+  await expect(
+    assembleServer({ options: { port: 0, basePath: 'a?b' }, openStore: openStore('bad options') }),
+  ).rejects.toThrow(TypeError);
+  await expect(
+    assembleServer({ options: { port: taken.port }, openStore: openStore('taken port') }),
+  ).rejects.toMatchObject({
+    code: 'EADDRINUSE',
+  });
+  const { server, storeBanner } = await assembleServer({
+    options: { port: 0, tokens: [TOKEN] },
+    openStore: openStore('served'),
+  });
+  expect(storeBanner).toBe('Data: served');
+  expect((await createPlant(server, '{"id":1,"name":"Fern"}')).status).toBe(200);
+  expect(closed).toEqual(['bad options', 'taken port']);
+  await server.close();
+  expect(opened).toEqual(['bad options', 'taken port', 'served']);
+  expect(closed).toEqual(['bad options', 'taken port', 'served']);
 });

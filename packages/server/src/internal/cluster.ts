@@ -4,13 +4,15 @@
 // SIGTERM. A worker whose primary is gone drains and exits, so none is left holding the port.
 import cluster, { type Worker } from 'node:cluster';
 import type { Server } from 'node:http';
+import { DEFAULT_HOST, type PlantStore } from '@plant-store/core';
 import { AggregatorRegistry } from 'prom-client';
-import { generateToken } from '../create-plant-store-listener.js';
-import { startServer } from '../plant-store-server.js';
+import { type AssembledServer, assembleServer } from './assemble.js';
 import type { CliCommand } from './cli-options.js';
-import { createLogger, describeError } from './logger.js';
-import { drainAndExit, openStore } from './open-store.js';
-import { acceptingLine, reloadTokensOnHangup } from './token-reload.js';
+import { drainAndExit, fail, reloadTokensOnHangup, startBanner } from './cli-lifecycle.js';
+import { generateToken, needsGeneratedToken, resolveLogger } from './listener-parts.js';
+import { describeError } from './logger.js';
+import { baseUrl, listen } from './node-server.js';
+import { openStore } from './open-store.js';
 import { createOpsServer, type Readiness } from './ops.js';
 
 type StartCommand = Extract<CliCommand, { kind: 'start' }>;
@@ -37,14 +39,10 @@ const STABLE_MS = 10_000;
 export async function runPrimary(command: StartCommand, write: (banner: string) => void): Promise<void> {
   const { options } = command;
   const count = command.workers ?? 1;
-  const logger =
-    options.log === true
-      ? createLogger('stderr', options.logLevel === undefined ? {} : { level: options.logLevel })
-      : undefined;
+  const logger = resolveLogger(options);
   // One token set for every worker: a token made here is made once, printed once, accepted by all.
   // A token file or JWTs leave nothing to make: each worker reads the file itself.
-  const accepting = acceptingLine(options);
-  const tokens = options.tokens ?? (accepting === undefined ? [generateToken()] : []);
+  const tokens = options.tokens ?? (needsGeneratedToken(options) ? [generateToken()] : []);
   const env = { [TOKENS_VARIABLE]: JSON.stringify(tokens) };
   const note = (level: 'info' | 'warn' | 'error', message: string, fields: Record<string, string | number> = {}) => {
     if (logger !== undefined) logger[level](message, fields);
@@ -79,9 +77,9 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
     cluster.on('exit', onEarlyExit);
   });
   for (let i = 0; i < count; i++) fork();
-  let started_: { url: string; banner?: string };
+  let first: { url: string; banner?: string };
   try {
-    started_ = await listening;
+    first = await listening;
   } catch (error) {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
@@ -111,10 +109,14 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
     }, delay);
   });
 
-  const ops = options.ops === undefined ? undefined : startOps(options.ops, options.host, () => stopping);
+  const ops = options.ops === undefined ? undefined : createPrimaryOps(() => stopping);
+  const opsHost = options.ops?.host ?? options.host ?? DEFAULT_HOST;
   let opsUrl: string | undefined;
   try {
-    opsUrl = ops === undefined ? undefined : await listeningUrl(ops);
+    if (ops !== undefined) {
+      await listen(ops, options.ops!.port, opsHost);
+      opsUrl = baseUrl(ops, opsHost).url;
+    }
   } catch (error) {
     stopping = true;
     process.stderr.write(`plant-store-server: could not start: the operations listener: ${describeError(error)}\n`);
@@ -155,18 +157,20 @@ export async function runPrimary(command: StartCommand, write: (banner: string) 
     });
   }
 
-  const banner = [`Plant Store server listening on ${started_.url} (${count} worker${count === 1 ? '' : 's'})`];
-  if (opsUrl !== undefined) banner.push(`Operations: ${opsUrl}/livez, /readyz, /metrics`);
-  if (started_.banner !== undefined) banner.push(started_.banner);
-  if (tokens === 'any') banner.push('Accepting any bearer token (--any-token).');
-  else if (accepting !== undefined) banner.push(accepting);
-  else if (options.tokens === undefined && Array.isArray(tokens)) banner.push(`Token: ${tokens.join(', ')}`);
-  write(`${banner.join('\n')}\n`);
-  note('info', 'listening', { event: 'start', url: started_.url, workers: count, pid: process.pid });
+  write(
+    startBanner(options, {
+      url: first.url,
+      workers: count,
+      tokens,
+      ...(opsUrl !== undefined && { opsUrl }),
+      ...(first.banner !== undefined && { storeBanner: first.banner }),
+    }),
+  );
+  note('info', 'listening', { event: 'start', url: first.url, workers: count, pid: process.pid });
 }
 
 /** The primary's operations listener: readiness asked of the workers, metrics summed over them. */
-function startOps(ops: { port: number; host?: string }, host: string | undefined, stopping: () => boolean): Server {
+function createPrimaryOps(stopping: () => boolean): Server {
   const registry = new AggregatorRegistry();
   let asked = 0;
   const server = createOpsServer({
@@ -184,22 +188,7 @@ function startOps(ops: { port: number; host?: string }, host: string | undefined
       return { contentType: registry.contentType, body: await registry.clusterMetrics() };
     },
   });
-  server.listen(ops.port, ops.host ?? host ?? '127.0.0.1');
   return server;
-}
-
-function listeningUrl(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      const address = server.address();
-      if (typeof address !== 'object' || address === null)
-        return reject(new Error('the operations listener has no address'));
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      resolve(`http://${host}:${address.port}`);
-    };
-    if (server.listening) done();
-    else server.once('listening', done).once('error', reject);
-  });
 }
 
 function askReadiness(worker: Worker, id: number): Promise<{ state: string; reason: string } | undefined> {
@@ -223,23 +212,17 @@ function askReadiness(worker: Worker, id: number): Promise<{ state: string; reas
 }
 
 /** Runs one worker: the server on the shared port, with the primary's tokens, until SIGTERM or the primary goes. */
-export async function runWorker(command: StartCommand, fail: (what: string, error: unknown) => never): Promise<void> {
-  const { options } = command;
+export async function runWorker(command: StartCommand): Promise<void> {
+  const { ops: _, ...options } = command.options;
   const fromPrimary = JSON.parse(process.env[TOKENS_VARIABLE] ?? '[]') as string[] | 'any';
   const tokens = options.tokens ?? (Array.isArray(fromPrimary) && fromPrimary.length === 0 ? undefined : fromPrimary);
   let readiness: Readiness | undefined;
-  let opened: Awaited<ReturnType<typeof openStore>> | undefined;
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let started: AssembledServer<PlantStore>;
   try {
-    opened = await openStore(command.store);
-    const { ops: _, ...serverOptions } = options;
-    server = await startServer(
-      {
-        ...serverOptions,
-        ...(tokens !== undefined && { tokens }),
-        ...(opened.store !== undefined && { store: opened.store }),
-      },
-      {
+    started = await assembleServer<PlantStore>({
+      options: { ...options, ...(tokens !== undefined && { tokens }) },
+      openStore: () => openStore(command.store),
+      worker: {
         worker: cluster.worker?.id ?? 0,
         metrics: (metrics) => {
           // Making one is what makes a worker answer the primary's requests for its metrics.
@@ -250,11 +233,11 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
           readiness = r;
         },
       },
-    );
+    });
   } catch (error) {
-    await opened?.close().catch(() => undefined);
     fail('could not start', error);
   }
+  const { server, storeBanner } = started;
   process.on('message', (message: unknown) => {
     if (!isMessage(message) || message.plantStore !== 'readiness?') return;
     process.send?.({
@@ -269,7 +252,7 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    drainAndExit(server, opened, fail);
+    drainAndExit(server);
   };
   process.on('SIGTERM', stop);
   // SIGINT reaches every process of a terminal's group: the primary decides, through SIGTERM.
@@ -280,6 +263,6 @@ export async function runWorker(command: StartCommand, fail: (what: string, erro
   process.send?.({
     plantStore: 'listening',
     url: server.url,
-    ...(opened.banner !== undefined && { banner: opened.banner }),
+    ...(storeBanner !== undefined && { banner: storeBanner }),
   } satisfies Message);
 }

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import type { LogSink } from '../create-plant-store-listener.js';
-import { fdWriter, isoTimeOf, LineBlocks, type RequestLine, requestLineText } from './line-blocks.js';
+import { LineBlocks } from './line-blocks.js';
+import type { LogSink } from './log-sink.js';
 
 /** The levels a log can be set to, least severe first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -9,7 +9,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** One log line's fields besides `time`, `level` and `message`. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
-/** Writes one JSON object per line: `time`, `level`, `message`, then the fields. */
+/** A request line's fields: what {@link LineBlocks.request} takes before the line's time. */
+type RequestLine = Parameters<LineBlocks['request']> extends [...infer Fields, number] ? Fields : never;
+
+/** Writes one JSON object per line: `level`, `time`, the fields, then `message`. */
 export interface Logger {
   debug(message: string, fields?: LogFields): void;
   info(message: string, fields?: LogFields): void;
@@ -17,10 +20,12 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
   /**
    * The line of one answered request (level info, message `request`), when info lines are written:
-   * the fields of {@link RequestLine} in its order, as {@link LineBlocks.request} takes them, but the
-   * last is the `performance.now()` of the answer (the logger puts it on the wall clock).
+   * the fields {@link LineBlocks.request} takes, in its order, without the time (the logger reads the
+   * clock). `status` is `aborted` when the answer was never written because the client had gone;
+   * `durationMs` is written rounded to hundredths of a millisecond ({@link durationOnLine});
+   * `errorCode` is the Error code of a failure (left off for a success).
    */
-  request(...line: Parameters<LineBlocks['request']>): void;
+  request(...line: RequestLine): void;
   /** Whether lines of `level` are written (to skip building fields that would be dropped). */
   enabled(level: LogLevel): boolean;
   /** Writes out what is buffered (before the process exits). */
@@ -35,100 +40,90 @@ export function pathForLog(path: string): string {
   return path.length > MAX_PATH_IN_LOG ? `${path.slice(0, MAX_PATH_IN_LOG)}…` : path;
 }
 
+/** The duration a request line shows: rounded to hundredths of a millisecond. */
+export function durationOnLine(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
 // A line waits in its block at most this long; every way out of the process (a drain,
 // `process.exit`, an uncaught exception's exit) writes what waits first.
 const FLUSH_EVERY_MS = 200;
+// Past this much waiting (the writes keep failing: a full disk), new blocks are dropped.
+const MAX_WAITING_BYTES = 4 * 1024 * 1024;
 
-/** A pino destination for file descriptor 2 that writes blocks of lines, in order, none lost at exit. */
-function stderrBlocks(worker: string): LineBlocks {
-  // Synchronous: each block is written whole, in order, before the next line is taken. An asynchronous
-  // write still in flight could land after the synchronous one an exit makes (a `stopped` line was seen
-  // amid the request lines before it), and with lines gathered into blocks the writes are few enough
-  // that writing them from the thread pool measured no faster.
-  const blocks = new LineBlocks(fdWriter(2), worker);
-  const timer = setInterval(() => {
-    blocks.hand();
-    syncWallClock();
-  }, FLUSH_EVERY_MS);
+/**
+ * pino's destination (sonic-boom) on file descriptor `fd` (2 for stderr), given whole blocks of
+ * lines. Synchronous: each block is written whole, in order, before the next line is taken, so that
+ * a line written as the process exits cannot land before the ones before it. A full non-blocking
+ * pipe (EAGAIN) is waited for. On any other error the blocks are dropped and the server goes on
+ * serving without its log rather than stopping on it (on EPIPE, the reader gone, pino stops writing
+ * for good).
+ */
+export function fdDestination(fd: number): ReturnType<typeof pino.destination> {
+  const stream = pino.destination({ dest: fd, sync: true, maxLength: MAX_WAITING_BYTES });
+  stream.on('error', () => {});
+  return stream;
+}
+
+/**
+ * Blocks of lines for file descriptor `fd`, written out every {@link FLUSH_EVERY_MS} and when the
+ * process exits. Each block goes to sonic-boom as text, a copy: it keeps what it could not write
+ * yet, and the block is filled again.
+ */
+export function fdBlocks(fd: number, worker: string): LineBlocks {
+  const destination = fdDestination(fd);
+  const blocks = new LineBlocks((bytes) => destination.write(bytes.toString()), worker);
+  const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
   timer.unref();
   process.on('exit', () => blocks.hand());
   return blocks;
 }
 
-// A request line's time is its answer's `performance.now()` (which the listener reads anyway) on
-// the wall clock: `performance.timeOrigin` plus it, moved where the wall clock has drifted from the
-// monotonic one (NTP, a clock set) so that lines stay within a millisecond of `Date.now()`.
-let wallOffset = performance.timeOrigin;
-function syncWallClock(): void {
-  // Date.now() is whole milliseconds: a wall clock in step reads up to 1 ms behind.
-  const drift = Date.now() - (wallOffset + performance.now());
-  if (drift > 0 || drift < -1) wallOffset += drift;
-}
-
-let lastMs = Number.NaN;
-let lastTime = '';
 /**
- * pino's `isoTime` (`,"time":"<ISO 8601>"`), built once per millisecond: a busy server writes many
- * lines in the same one, and `toISOString` was a measurable share of a request's CPU.
- */
-function isoTime(): string {
-  const now = Date.now();
-  if (now !== lastMs) {
-    lastMs = now;
-    lastTime = isoTimeOf(now);
-  }
-  return lastTime;
-}
-
-/**
- * A logger writing JSON lines to `sink` (`'stderr'`: file descriptor 2, buffered as above), through pino. Every value is JSON-encoded, so a client-controlled string (path, method,
- * request id) cannot forge a line or a field. Callers never pass a token, a password, the
- * `Authorization` header or a body: the fields are chosen at each call. `worker` goes on every line.
+ * A logger writing JSON lines to `sink` (`'stderr'`: file descriptor 2, in blocks as above): the
+ * request lines through {@link LineBlocks}, every other line through pino. Every value is
+ * JSON-encoded, so a client-controlled string (path, method, request id) cannot forge a line or a
+ * field. Callers never pass a token, a password, the `Authorization` header or a body: the fields
+ * are chosen at each call. `worker` goes on every line.
  */
 export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLevel; worker?: number } = {}): Logger {
   const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
-  const blocks = sink === 'stderr' ? stderrBlocks(worker) : undefined;
-  const destination = blocks ?? (sink as pino.DestinationStream);
+  // A sink of its own gets each request line as text, at once.
+  const blocks =
+    sink === 'stderr' ? fdBlocks(2, worker) : new LineBlocks((bytes) => sink.write(bytes.toString()), worker);
   const log = pino(
     {
       level: options.level ?? 'info',
       messageKey: 'message',
       base: options.worker === undefined ? undefined : { worker: options.worker },
-      timestamp: isoTime,
+      timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    destination,
+    sink === 'stderr' ? blocks : (sink as pino.DestinationStream),
   );
   // Only request lines wait for a block: any other line (start, stop, the store's health, a fault)
   // goes out at once, with whatever request lines were before it.
-  const now = blocks === undefined ? () => {} : () => blocks.hand();
+  const flush = sink === 'stderr' ? () => blocks.hand() : () => {};
   // The level is set once, here: whether request lines are written is known for good.
   const requestLines = log.isLevelEnabled('info');
-  const at =
+  const writerOf =
     (level: LogLevel) =>
     (message: string, fields?: LogFields): void => {
       log[level](fields ?? {}, message);
-      now();
+      flush();
     };
   return {
-    // The one line per request, written as pino writes the others (the same keys in the same order,
-    // every string JSON-encoded) without pino's generic serialisation, which cost a tenth of a
-    // request's instructions.
-    request(requestId, method, path, status, durationMs, errorCode, at) {
+    request(requestId, method, path, status, durationMs, errorCode) {
       if (!requestLines) return;
-      path = pathForLog(path);
-      if (blocks !== undefined) blocks.request(requestId, method, path, status, durationMs, errorCode, wallOffset + at);
-      else
-        destination.write(
-          requestLineText({ requestId, method, path, status, durationMs, errorCode }, isoTime(), worker),
-        );
+      blocks.request(requestId, method, pathForLog(path), status, durationOnLine(durationMs), errorCode, Date.now());
+      if (sink !== 'stderr') blocks.hand();
     },
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
+    debug: writerOf('debug'),
+    info: writerOf('info'),
+    warn: writerOf('warn'),
+    error: writerOf('error'),
     enabled: (level) => log.isLevelEnabled(level),
-    flush: () => blocks?.hand(),
+    flush,
   };
 }
 

@@ -1,14 +1,14 @@
-import type { InsertOutcome, PlantStore } from '@plant-store/core';
-import { Counter, collectDefaultMetrics, Gauge, type MetricValueWithName, Registry } from 'prom-client';
+import type { ErrorCode, InsertOutcome, PlantStore } from '@plant-store/core';
+import { Counter, collectDefaultMetrics, Gauge, type Metric, type MetricValueWithName, Registry } from 'prom-client';
 
 /** The server's Prometheus metrics, in a registry of their own (an app's own metrics stay apart). */
 export interface Metrics {
   readonly registry: Registry;
   /**
    * One answered request: its status (`undefined`: the client left first), the Error code of its
-   * body ({@link errorCodeOf}: `''` for a success) and its duration.
+   * answer (`undefined` for a success) and its duration.
    */
-  observeRequest(status: number | undefined, code: string, seconds: number): void;
+  observeRequest(status: number | undefined, errorCode: ErrorCode | undefined, seconds: number): void;
   /** One insert the store was asked for: its outcome and duration (the app's `onInsert`). */
   observeInsert(outcome: InsertOutcome, seconds: number): void;
   /** A read of the token file: whether a reload took (`undefined`: the read at start), and how many entries are accepted now. */
@@ -29,6 +29,7 @@ interface PoolStats {
   readonly max: number;
 }
 
+/** The buckets of both histograms, in seconds. */
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /**
@@ -40,28 +41,11 @@ const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export function createMetrics(store: PlantStore, build: { version: string }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  // Counted here per request, by status and then Error code, and added to prom-client's counter when
-  // it is read (a scrape): no label object or key is built per request.
-  const answered = new Map<number | undefined, Map<string, { readonly status: string; count: number }>>();
-  let last: { status: number | undefined; code: string; entry: { count: number } } = {
-    status: Number.NaN,
-    code: '',
-    entry: { count: 0 },
-  };
-  new Counter({
+  const requests = new Counter({
     name: 'plant_store_http_requests_total',
     help: 'Requests answered, by HTTP status and Error code ("" for a success; status "aborted" when the client left first).',
     labelNames: ['status', 'code'],
     registers: [registry],
-    collect() {
-      for (const byCode of answered.values()) {
-        for (const [code, entry] of byCode) {
-          if (entry.count === 0) continue;
-          this.inc({ status: entry.status, code }, entry.count);
-          entry.count = 0;
-        }
-      }
-    },
   });
   const duration = new OneLabelHistogram<number | undefined>(
     'plant_store_http_request_duration_seconds',
@@ -143,22 +127,8 @@ export function createMetrics(store: PlantStore, build: { version: string }): Me
       if (ok !== undefined) reloads.inc({ outcome: ok ? 'ok' : 'failed' });
       tokenEntries.set(entries);
     },
-    observeRequest(status, code, seconds) {
-      // Most answers are the one before's again (a run of creates): that entry is kept at hand.
-      if (status !== last.status || code !== last.code) {
-        let byCode = answered.get(status);
-        if (byCode === undefined) {
-          byCode = new Map();
-          answered.set(status, byCode);
-        }
-        let entry = byCode.get(code);
-        if (entry === undefined) {
-          entry = { status: statusLabel(status), count: 0 };
-          byCode.set(code, entry);
-        }
-        last = { status, code, entry };
-      }
-      last.entry.count++;
+    observeRequest(status, errorCode, seconds) {
+      requests.inc({ status: statusLabel(status), code: errorCode === undefined ? '' : String(errorCode) });
       duration.observe(status, seconds);
     },
     observeInsert(outcome, seconds) {
@@ -180,41 +150,44 @@ interface Series {
 }
 
 /**
- * A Prometheus histogram by one label, in the series prom-client's Histogram gives (`_bucket` by
- * `le`, cumulative, with `+Inf`; `_sum`; `_count`), summed across workers as prom-client sums
+ * A Prometheus histogram by one label, with the series prom-client's Histogram gives (`_bucket` by
+ * `le`, cumulative, with `+Inf`; `_sum`; `_count`), summed across workers as prom-client sums its
  * histograms. An observation is an array increment: prom-client's `observe` builds and hashes a
- * label object and writes its bucket under a float-valued key on every call, which with a request
- * and an insert histogram took a tenth of the instructions of a whole request.
+ * label object and writes its bucket under a number-valued key on every call, which costs a busy
+ * server a large share of its requests per second (bench/README.md, "Logs and metrics").
+ * prom-client types no metric of one's own, hence the cast where it is registered.
  */
 class OneLabelHistogram<K> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<K, Series>();
-  private last: Series | undefined;
-  private lastKey: K | undefined;
+  readonly name: string;
+  readonly help: string;
+  readonly #labelName: string;
+  readonly #labelOf: (key: K) => string;
+  readonly #series = new Map<K, Series>();
+  // The series of the observation before, kept at hand: most are of the same key again.
+  #last: Series | undefined;
+  #lastKey: K | undefined;
 
   /** `labelOf` gives the label's value for a key: a series is found by its key, its text made once. */
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly labelName: string,
-    registry: Registry,
-    private readonly labelOf: (key: K) => string,
-  ) {
-    registry.registerMetric(this as unknown as Parameters<Registry['registerMetric']>[0]);
+  constructor(name: string, help: string, labelName: string, registry: Registry, labelOf: (key: K) => string) {
+    this.name = name;
+    this.help = help;
+    this.#labelName = labelName;
+    this.#labelOf = labelOf;
+    registry.registerMetric(this as unknown as Metric);
   }
 
   observe(key: K, value: number): void {
-    // The series of the observation before is kept at hand: most are of the same key again.
-    let series = this.last;
-    if (key !== this.lastKey || series === undefined) {
-      series = this.series.get(key);
+    let series = this.#last;
+    if (key !== this.#lastKey || series === undefined) {
+      series = this.#series.get(key);
       if (series === undefined) {
-        series = { label: this.labelOf(key), buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
-        this.series.set(key, series);
+        series = { label: this.#labelOf(key), buckets: new Float64Array(SECONDS.length), sum: 0, count: 0 };
+        this.#series.set(key, series);
       }
-      this.last = series;
-      this.lastKey = key;
+      this.#last = series;
+      this.#lastKey = key;
     }
     // Prometheus buckets are upper bounds, inclusive; past the last one only `+Inf` (the count) holds it.
     let bucket = 0;
@@ -232,33 +205,23 @@ class OneLabelHistogram<K> {
     aggregator: string;
   }> {
     const values: MetricValueWithName<string>[] = [];
-    for (const { label, ...series } of this.series.values()) {
+    const bucketName = `${this.name}_bucket`;
+    for (const { label, buckets, sum, count } of this.#series.values()) {
       let cumulative = 0;
       SECONDS.forEach((le, i) => {
-        cumulative += series.buckets[i]!;
-        values.push({ labels: { [this.labelName]: label, le }, value: cumulative, metricName: `${this.name}_bucket` });
+        cumulative += buckets[i]!;
+        values.push({ labels: { [this.#labelName]: label, le }, value: cumulative, metricName: bucketName });
       });
-      values.push({
-        labels: { [this.labelName]: label, le: '+Inf' },
-        value: series.count,
-        metricName: `${this.name}_bucket`,
-      });
-      values.push({ labels: { [this.labelName]: label }, value: series.sum, metricName: `${this.name}_sum` });
-      values.push({ labels: { [this.labelName]: label }, value: series.count, metricName: `${this.name}_count` });
+      values.push({ labels: { [this.#labelName]: label, le: '+Inf' }, value: count, metricName: bucketName });
+      values.push({ labels: { [this.#labelName]: label }, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { [this.#labelName]: label }, value: count, metricName: `${this.name}_count` });
     }
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator });
   }
 
   reset(): void {
-    this.series.clear();
-    this.last = undefined;
+    this.#series.clear();
+    this.#last = undefined;
+    this.#lastKey = undefined;
   }
-}
-
-/**
- * The `error` of an Error body, read without parsing it: the core writes every Error body as
- * `{"error":<5 digits>,…` (JSON.stringify of { error, message }), and a success has no `error`.
- */
-export function errorCodeOf(body: string | undefined): string {
-  return body?.startsWith('{"error":') ? body.slice(9, 14) : '';
 }

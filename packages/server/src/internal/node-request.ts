@@ -45,20 +45,22 @@ export class NodeRequest implements PlantStoreRequest {
   overflowed = false;
   /** Set when the body had been read before the listener and not kept: the answer names the fix. */
   bodyAlreadyRead = false;
+  readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
+  readonly #expectsContinue: boolean;
+  readonly #trustProxy: number;
 
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-    private readonly expectsContinue: boolean,
-    basePath: string,
-    private readonly trustProxy = 0,
-  ) {
+  constructor(req: IncomingMessage, res: ServerResponse, expectsContinue: boolean, basePath: string, trustProxy = 0) {
+    this.#req = req;
+    this.#res = res;
+    this.#expectsContinue = expectsContinue;
+    this.#trustProxy = trustProxy;
     this.method = req.method ?? 'GET';
     this.path = pathOf(mountedUrl(req as MountedRequest, basePath));
   }
 
   header(name: string): string | null {
-    const value = this.req.headers[name];
+    const value = this.#req.headers[name];
     if (value === undefined) return null;
     // Node already joins most repeated headers; the few it keeps as arrays are joined the same way.
     return typeof value === 'string' ? value : value.join(', ');
@@ -70,8 +72,8 @@ export class NodeRequest implements PlantStoreRequest {
    * further left, the client wrote itself).
    */
   get clientAddress(): string | undefined {
-    const peer = this.req.socket.remoteAddress;
-    if (this.trustProxy === 0) return peer;
+    const peer = this.#req.socket.remoteAddress;
+    if (this.#trustProxy === 0) return peer;
     const forwarded = this.header('x-forwarded-for');
     if (forwarded === null) return peer;
     const hops = forwarded
@@ -79,16 +81,16 @@ export class NodeRequest implements PlantStoreRequest {
       .map((hop) => hop.trim())
       .filter((hop) => hop !== '');
     if (peer !== undefined) hops.push(peer);
-    return hops[Math.max(0, hops.length - 1 - this.trustProxy)];
+    return hops[Math.max(0, hops.length - 1 - this.#trustProxy)];
   }
 
   readBody(limit: number): Promise<Uint8Array | null> {
-    const req = this.req;
+    const req = this.#req;
     // RFC 9110 §10.1.1: "100 Continue" only once the core has decided it wants the body, so a
     // client that would be refused (401, 413 by Content-Length, 415) never sends it.
-    if (this.expectsContinue && !this.res.headersSent) this.res.writeContinue();
+    if (this.#expectsContinue && !this.#res.headersSent) this.#res.writeContinue();
     // Read by a framework before the listener: its kept bytes are the body, or nothing is left.
-    if (req.readableDidRead || req.readableEnded) return this.keptBody(limit);
+    if (req.readableDidRead || req.readableEnded) return this.#keptBody(limit);
     return new Promise<Uint8Array | null>((resolve, reject) => {
       // Gone before the core asked: no 'close' is coming any more, so waiting would hang.
       if (req.destroyed) {
@@ -144,8 +146,8 @@ export class NodeRequest implements PlantStoreRequest {
    * The body a framework read and kept on the request: bytes (`express.raw()`, a Buffer `rawBody`) or
    * text (`express.text()`), which JSON was before it was decoded, so ids stay exact.
    */
-  private keptBody(limit: number): Promise<Uint8Array | null> {
-    const req = this.req as MountedRequest;
+  #keptBody(limit: number): Promise<Uint8Array | null> {
+    const req = this.#req as MountedRequest;
     for (const kept of [req.rawBody, req.body]) {
       const bytes =
         typeof kept === 'string' ? Buffer.from(kept, 'utf8') : kept instanceof Uint8Array ? kept : undefined;

@@ -20,11 +20,13 @@ export class Readiness {
   #reason = 'starting';
   #timer: NodeJS.Timeout | undefined;
   #checking = false;
+  readonly #store: PlantStore;
+  readonly #logger: Logger | undefined;
 
-  constructor(
-    private readonly store: PlantStore,
-    private readonly logger: Logger | undefined,
-  ) {}
+  constructor(store: PlantStore, logger: Logger | undefined) {
+    this.#store = store;
+    this.#logger = logger;
+  }
 
   get state(): ReadyState {
     return this.#state;
@@ -53,7 +55,7 @@ export class Readiness {
     this.#checking = true;
     let failure: unknown;
     try {
-      await withTimeout(this.store.checkHealth(), CHECK_TIMEOUT_MS);
+      await withTimeout(this.#store.checkHealth(), CHECK_TIMEOUT_MS);
     } catch (error) {
       failure = error;
     } finally {
@@ -61,13 +63,13 @@ export class Readiness {
     }
     if ((this.#state as ReadyState) === 'draining') return;
     if (failure === undefined) {
-      if (this.#state === 'unavailable') this.logger?.info('store available again', { event: 'store-available' });
+      if (this.#state === 'unavailable') this.#logger?.info('store available again', { event: 'store-available' });
       this.#state = 'ready';
       this.#reason = 'ready';
     } else {
       const reason = describeError(failure);
       if (this.#state !== 'unavailable')
-        this.logger?.error('store unavailable', { event: 'store-unavailable', error: reason });
+        this.#logger?.error('store unavailable', { event: 'store-unavailable', error: reason });
       this.#state = 'unavailable';
       this.#reason = reason;
     }

@@ -3,8 +3,8 @@ import type { PlantStoreApp, PlantStoreResponse } from '@plant-store/core';
 import { ErrorCode } from '@plant-store/core';
 import { BodyAlreadyReadError, NodeRequest, pathOf } from './node-request.js';
 import { describeError, type Logger } from './logger.js';
-import { errorCodeOf, type Metrics } from './metrics.js';
-import { type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
+import type { Metrics } from './metrics.js';
+import { answerHeaders, type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
 /** What the listener shares with the server that owns it. */
 export interface ListenerState {
@@ -91,8 +91,7 @@ function send(
     return;
   }
   // A copy, because the core may share one headers object between answers. Object.assign, not a
-  // spread: on Node 20 the spread of these objects takes a slow path that costs the server about a
-  // fifth of its throughput.
+  // spread: on Node 20 the spread of these objects takes a slow path (bench/README.md).
   const headers: OutgoingHttpHeaders = Object.assign({}, response.headers);
   // The core's 500 says nothing of its cause; this one is the app's setup, so the answer names the fix.
   const body = request.bodyAlreadyRead && response.status === 500 ? BODY_ALREADY_READ : response.body;
@@ -107,7 +106,7 @@ function send(
   if (!req.complete) lingerAfterAnswer(req, state.linger ?? DEFAULT_LINGER);
   res.writeHead(response.status, headers);
   res.end(body);
-  finish(state, req, request.path, response.status, body, requestId, started);
+  finish(state, req, request.path, response.status, response.errorCode, requestId, started);
 }
 
 /**
@@ -145,17 +144,10 @@ function sendAnswer(
   requestId = newRequestId(),
 ): void {
   if (!res.destroyed && !res.headersSent) {
-    res.writeHead(answer.status, {
-      'content-type': answer.contentType,
-      'content-length': Buffer.byteLength(answer.body),
-      'x-request-id': requestId,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      connection: 'close',
-    });
+    res.writeHead(answer.status, answerHeaders(answer, requestId));
     res.end(answer.body);
   }
-  finish(state, req, pathOf(req.url ?? '/'), answer.status, answer.body, requestId, started);
+  finish(state, req, pathOf(req.url ?? '/'), answer.status, answer.errorCode, requestId, started);
 }
 
 function finish(
@@ -163,27 +155,17 @@ function finish(
   req: IncomingMessage,
   path: string,
   status: number | undefined,
-  body: string | undefined,
+  errorCode: ErrorCode | undefined,
   requestId: string | undefined,
   started: number,
 ): void {
   state.inFlight--;
   if (started !== 0) {
-    const now = performance.now();
-    const ms = now - started;
-    const code = errorCodeOf(body);
-    state.metrics?.observeRequest(status, code, ms / 1000);
+    const ms = performance.now() - started;
+    state.metrics?.observeRequest(status, errorCode, ms / 1000);
     // Only these fields: never a header value (the Authorization header), a query or a body.
     // No status: the answer was never written because the client had gone.
-    state.logger?.request(
-      requestId,
-      req.method,
-      path,
-      status ?? 'aborted',
-      ms,
-      code === '' ? undefined : Number(code),
-      now,
-    );
+    state.logger?.request(requestId, req.method, path, status ?? 'aborted', ms, errorCode);
   }
   if (state.closing && state.inFlight === 0) state.onIdle();
 }

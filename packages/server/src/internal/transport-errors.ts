@@ -9,7 +9,13 @@ import { createErrorResponse, ErrorCode } from '@plant-store/core';
  */
 export interface TransportAnswer {
   readonly status: number;
-  readonly contentType: string;
+  /** The Error code of its body, for the request's log line and metrics. */
+  readonly errorCode: ErrorCode;
+  /**
+   * The core's headers of the answer (`content-type`, `cache-control: no-store`,
+   * `x-content-type-options: nosniff`), without its `x-request-id`: each answer gets its own.
+   */
+  readonly headers: Readonly<Record<string, string>>;
   /** The spec's Error body, as JSON text. */
   readonly body: string;
 }
@@ -54,11 +60,9 @@ export async function createTransportAnswers(basePath: string): Promise<Transpor
 
 async function answer(code: ErrorCode, message?: string, basePath?: string): Promise<TransportAnswer> {
   const response = createErrorResponse(code, message, { basePath });
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? 'application/json',
-    body: await response.text(),
-  };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (name !== 'x-request-id') headers[name] = value;
+  return { status: response.status, errorCode: code, headers, body: await response.text() };
 }
 
 /** Which answer a `clientError` gets, by Node's error code. */
@@ -78,15 +82,21 @@ export function newRequestId(): string {
  * `ServerResponse`). Always `Connection: close`: after a parse failure the framing is unknown.
  */
 export function rawResponse(answer: TransportAnswer, requestId: string): string {
-  return (
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n` +
-    `content-type: ${answer.contentType}\r\n` +
-    `content-length: ${Buffer.byteLength(answer.body)}\r\n` +
-    `x-request-id: ${requestId}\r\n` +
-    'cache-control: no-store\r\n' +
-    'x-content-type-options: nosniff\r\n' +
-    'connection: close\r\n' +
-    '\r\n' +
-    answer.body
-  );
+  let head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n`;
+  for (const [name, value] of Object.entries(answerHeaders(answer, requestId))) head += `${name}: ${value}\r\n`;
+  return `${head}\r\n${answer.body}`;
+}
+
+/**
+ * Every header of a server's own answer: the core's, its length, `requestId`, and always
+ * `Connection: close` (after a parse failure the framing is unknown; the other answers end the
+ * connection too).
+ */
+export function answerHeaders(answer: TransportAnswer, requestId: string): Record<string, string | number> {
+  return {
+    ...answer.headers,
+    'content-length': Buffer.byteLength(answer.body),
+    'x-request-id': requestId,
+    connection: 'close',
+  };
 }

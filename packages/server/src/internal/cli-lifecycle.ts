@@ -1,0 +1,88 @@
+// What the CLI's processes share: the start banner (the single process and the primary of --workers),
+// the exit on a failure, the drain on a signal and the token file's reload on SIGHUP (the single
+// process and every worker).
+import type { TokenSet } from '@plant-store/core';
+import { describeError } from './logger.js';
+import { MissingPackageError } from './open-store.js';
+import type { PlantStoreServer, PlantStoreServerOptions } from './server-types.js';
+
+/** An error's message, for a line on stderr. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** 2 for a value the checks refused or a package to install, 1 for a start or a run that failed. */
+export function exitCodeOf(error: unknown): 1 | 2 {
+  return error instanceof RangeError || error instanceof TypeError || error instanceof MissingPackageError ? 2 : 1;
+}
+
+/** Prints why, and exits with {@link exitCodeOf}. */
+export function fail(what: string, error: unknown): never {
+  process.stderr.write(`plant-store-server: ${what}: ${messageOf(error)}\n`);
+  process.exit(exitCodeOf(error));
+}
+
+/** Drains `server` (requests in flight finish, its store closes) and exits 0; a failure exits through {@link fail}. */
+export function drainAndExit(server: Pick<PlantStoreServer, 'close'>): void {
+  server.close().then(
+    () => process.exit(0),
+    (error: unknown) => fail('shutdown failed', error),
+  );
+}
+
+/**
+ * Re-reads the server's token file on each SIGHUP. Without a JSON log (`logged` false), the outcome goes
+ * to stderr, so an operator who sent the signal sees whether it took; with one, the server logs it.
+ */
+export function reloadTokensOnHangup(server: Pick<PlantStoreServer, 'reloadTokens'>, logged: boolean): void {
+  process.on('SIGHUP', () => {
+    server.reloadTokens().then(
+      (entries) => {
+        if (!logged) process.stderr.write(`plant-store-server: SIGHUP: ${entries} token entries accepted now\n`);
+      },
+      (error: unknown) => {
+        if (!logged)
+          process.stderr.write(`plant-store-server: SIGHUP: the previous tokens stay: ${describeError(error)}\n`);
+      },
+    );
+  });
+}
+
+/** What the banner tells of a server that listens. */
+export interface Started {
+  /** The API's URL, base path included. */
+  readonly url: string;
+  /** How many processes serve, with --workers. */
+  readonly workers?: number;
+  readonly opsUrl?: string;
+  /** The line about the store the command line chose. */
+  readonly storeBanner?: string;
+  /** The accepted tokens as the server settled them (a generated one included). */
+  readonly tokens: readonly string[] | 'any' | TokenSet;
+}
+
+/**
+ * The start banner, written in one go: a program that waits for "listening on" then reads the token
+ * must find it in the same chunk.
+ */
+export function startBanner(options: PlantStoreServerOptions, started: Started): string {
+  const { workers, tokens } = started;
+  const lines = [
+    `Plant Store server listening on ${started.url}${workers === undefined ? '' : ` (${workers} worker${workers === 1 ? '' : 's'})`}`,
+  ];
+  if (started.opsUrl !== undefined) lines.push(`Operations: ${started.opsUrl}/livez, /readyz, /metrics`);
+  if (started.storeBanner !== undefined) lines.push(started.storeBanner);
+  const accepting = acceptingLine(options);
+  if (tokens === 'any') lines.push('Accepting any bearer token (--any-token).');
+  else if (accepting !== undefined) lines.push(accepting);
+  else if (options.tokens === undefined && Array.isArray(tokens)) lines.push(`Token: ${tokens.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The banner's line about what is accepted, when it is not a token printed for the operator to copy. */
+function acceptingLine(options: PlantStoreServerOptions): string | undefined {
+  const parts: string[] = [];
+  if (options.tokenFile !== undefined) parts.push(`the tokens of ${options.tokenFile} (SIGHUP re-reads it)`);
+  if (options.auth?.jwt !== undefined) parts.push(`JWTs from ${[options.auth.jwt.issuer].flat().join(', ')}`);
+  return parts.length === 0 ? undefined : `Accepting ${parts.join(' and ')}.`;
+}

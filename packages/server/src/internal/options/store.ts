@@ -1,0 +1,137 @@
+// The options of the store: a file or PostgreSQL, and the PostgreSQL store's settings. A part of the
+// option table (options/table.ts).
+import { autoOrYesNo, duration, integer, text, yesNo } from './readers.js';
+import { field, type Need, option } from './spec.js';
+import { connectionString } from './values.js';
+
+const WITH_DATABASE: readonly Need[] = [{ anyOf: ['database'] }];
+
+export const STORE_OPTIONS = {
+  data: option({
+    group: 'store',
+    env: 'PLANT_STORE_DATA',
+    value: '<file>',
+    reader: text(),
+    default: 'in memory',
+    help: 'a durable store file; the CLI opens it, says what it replayed, and closes it at exit',
+    api: '`store: await openFileStore({ path })`',
+    into: field('store', 'data'),
+    excludes: {
+      options: ['database'],
+      message:
+        'give either --data (a file store) or --database (PostgreSQL), not both; to move a file into the database, run plant-store-server import',
+    },
+  }),
+  database: option({
+    group: 'store',
+    env: 'PLANT_STORE_DATABASE_URL',
+    value: '<url>',
+    reader: connectionString(),
+    default: 'in memory',
+    help: "PostgreSQL: `postgres://user:pass@host:port/db` or libpq's `key=value` form; the `PG*` variables fill in the rest. URL parameters as libpq names them: sslmode, sslrootcert, sslcert, sslkey, connect_timeout, application_name, options, target_session_attrs. Failover: several hosts (`postgres://u@db1:5432,db2:5432/plants?target_session_attrs=read-write`): the store writes to the first that qualifies and moves when it goes away or turns read-only",
+    api: '`store: await createPostgresStore({ connectionString })`',
+    into: field('store', 'database'),
+  }),
+  'database-wait': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_WAIT',
+    value: '<s>',
+    reader: integer({ min: 0, max: 999_999, unit: 'a whole number of seconds' }),
+    default: '`10`',
+    help: 'how long to wait at start for the database to accept a connection; then exit 1, naming `host:port`',
+    api: '`startTimeout` (ms)',
+    into: (draft, seconds) => {
+      draft.postgres.startTimeout = seconds * 1000;
+    },
+    needs: WITH_DATABASE,
+  }),
+  'database-schema': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_SCHEMA',
+    value: '<name>',
+    // Its form (and the table's) is checked by the store, whose TypeError the CLI reports with exit code 2.
+    reader: text(),
+    default: '`public`',
+    help: "the table's schema",
+    api: '`schema`',
+    into: field('postgres', 'schema'),
+    needs: WITH_DATABASE,
+  }),
+  'database-table': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_TABLE',
+    value: '<name>',
+    reader: text(),
+    default: '`plants`',
+    help: 'the table of the plants',
+    api: '`table`',
+    into: field('postgres', 'table'),
+    needs: WITH_DATABASE,
+  }),
+  'database-pool-size': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_POOL_SIZE',
+    value: '<n>',
+    reader: integer({ min: 1, max: 10_000, unit: 'a number of connections' }),
+    default: '`10`',
+    help: 'connections per process (per worker with `--workers`)',
+    api: '`poolSize`',
+    into: field('postgres', 'poolSize'),
+    needs: WITH_DATABASE,
+  }),
+  'database-batches': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_BATCHES',
+    value: '<n>',
+    reader: integer({ min: 1, max: 10_000, unit: 'a number of statements' }),
+    default: '`2`',
+    help: 'insert statements in flight per process, at most the pool size',
+    api: '`batchesInFlight`',
+    into: field('postgres', 'batchesInFlight'),
+    needs: WITH_DATABASE,
+  }),
+  'database-statement-timeout': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_STATEMENT_TIMEOUT',
+    value: '<s>',
+    reader: duration(),
+    default: '`5`',
+    help: "the server's `statement_timeout` for the store's statements, in seconds (`1.5`, `5s`) or milliseconds (`500ms`); `0` for none",
+    api: '`statementTimeout` (ms)',
+    into: field('postgres', 'statementTimeout'),
+    needs: WITH_DATABASE,
+  }),
+  'database-connect-timeout': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_CONNECT_TIMEOUT',
+    value: '<s>',
+    reader: duration(),
+    default: '`5`, or `connect_timeout` in the URL',
+    help: 'to open one connection, in seconds or milliseconds (`500ms`); `0` for none',
+    api: '`connectTimeout` (ms)',
+    into: field('postgres', 'connectTimeout'),
+    needs: WITH_DATABASE,
+  }),
+  'database-prepared-statements': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_PREPARED_STATEMENTS',
+    value: '<auto|on|off>',
+    reader: autoOrYesNo(),
+    default: '`auto`',
+    help: 'named statements, parsed once per connection; `auto` drops them behind a pooler that mixes sessions (PgBouncer)',
+    api: "`preparedStatements: 'auto' | true | false`",
+    into: field('postgres', 'preparedStatements'),
+    needs: WITH_DATABASE,
+  }),
+  'database-create-table': option({
+    group: 'postgres',
+    env: 'PLANT_STORE_DATABASE_CREATE_TABLE',
+    value: '<yes|no>',
+    reader: yesNo(),
+    default: '`yes`',
+    help: 'create the table when absent; `no` where the user has no DDL rights',
+    api: '`createTable`',
+    into: field('postgres', 'createTable'),
+    needs: WITH_DATABASE,
+  }),
+};
