@@ -106,7 +106,7 @@ describe('fdDestination', () => {
     // stays open: what a destination could not write, it may try again on it.
     const destination = fdDestination(writeEnd);
     expect(() => {
-      for (let i = 0; i < 1_000; i++) destination.write(`{"message":"line ${i}"}\n`);
+      for (let i = 0; i < 1_000; i++) destination.write(Buffer.from(`{"message":"line ${i}"}\n`));
     }).not.toThrow();
   });
 
@@ -116,7 +116,7 @@ describe('fdDestination', () => {
     let dropped = 0;
     destination.on('drop', () => dropped++);
     // ENOSPC on every write; what waits is bounded, so blocks past the bound are dropped.
-    const block = `${JSON.stringify({ message: 'x'.repeat(60_000) })}\n`;
+    const block = Buffer.from(`${JSON.stringify({ message: 'x'.repeat(60_000) })}\n`);
     expect(() => {
       for (let i = 0; i < 100; i++) destination.write(block);
     }).not.toThrow();

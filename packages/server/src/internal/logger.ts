@@ -53,39 +53,40 @@ const MAX_WAITING_BYTES = 4 * 1024 * 1024;
 
 /**
  * pino's destination (sonic-boom) on file descriptor `fd` (2 for stderr), given whole blocks of
- * lines. Synchronous: each block is written whole, in order, before the next line is taken, so that
- * a line written as the process exits cannot land before the ones before it. A full non-blocking
- * pipe (EAGAIN) is waited for. On any other error the blocks are dropped and the server goes on
- * serving without its log rather than stopping on it (on EPIPE, the reader gone, pino stops writing
- * for good).
+ * bytes (its `buffer` content mode: a block is written as it is, not decoded into a string and
+ * encoded again). Synchronous: each block is written whole, in order, before the next line is
+ * taken, so that a line written as the process exits cannot land before the ones before it. A full
+ * non-blocking pipe (EAGAIN) is waited for. On any other error the blocks are dropped and the server
+ * goes on serving without its log rather than stopping on it (on EPIPE, the reader gone, pino stops
+ * writing for good).
  */
-export function fdDestination(fd: number): ReturnType<typeof pino.destination> {
-  const stream = pino.destination({ dest: fd, sync: true, maxLength: MAX_WAITING_BYTES });
+export function fdDestination(fd: number): BlockDestination {
+  const stream = pino.destination({ dest: fd, sync: true, maxLength: MAX_WAITING_BYTES, contentMode: 'buffer' });
   stream.on('error', () => {});
-  return stream;
+  // sonic-boom's types name only strings for `write`; in its buffer mode it takes bytes.
+  return stream as unknown as BlockDestination;
+}
+
+/** sonic-boom in its buffer mode: bytes in; `drop` when a block is dropped past the waiting bound. */
+interface BlockDestination {
+  write(bytes: Uint8Array): boolean;
+  on(event: 'drop', listener: () => void): unknown;
 }
 
 /**
  * Blocks of lines for file descriptor `fd`, written out every {@link FLUSH_EVERY_MS} and when the
- * process exits. Each block goes to sonic-boom as text, a copy: it keeps what it could not write
- * yet, and the block is filled again.
+ * process exits. Each block goes to sonic-boom as a copy: it keeps what it could not write yet, and
+ * the block is filled again.
  */
 export function fdBlocks(fd: number, worker: string): LineBlocks {
   const destination = fdDestination(fd);
-  const blocks = new LineBlocks((bytes) => destination.write(bytes.toString()), worker);
+  const blocks = new LineBlocks((bytes) => destination.write(Buffer.from(bytes)), worker);
   const timer = setInterval(() => blocks.hand(), FLUSH_EVERY_MS);
   timer.unref();
   process.on('exit', () => blocks.hand());
   return blocks;
 }
 
-/**
- * A logger writing JSON lines to `sink` (`'stderr'`: file descriptor 2, in blocks as above): the
- * request lines through {@link LineBlocks}, every other line through pino. Every value is
- * JSON-encoded, so a client-controlled string (path, method, request id) cannot forge a line or a
- * field. Callers never pass a token, a password, the `Authorization` header or a body: the fields
- * are chosen at each call. `worker` goes on every line.
- */
 export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLevel; worker?: number } = {}): Logger {
   const worker = options.worker === undefined ? '' : `,"worker":${options.worker}`;
   // A sink of its own gets each request line as text, at once.
