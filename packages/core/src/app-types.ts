@@ -40,6 +40,11 @@ export interface PlantStoreResponse {
    * and metrics need not parse the body. Absent on a success and on the 204 preflight.
    */
   readonly errorCode?: ErrorCode;
+  /**
+   * The trace and span the request was answered in, when an OpenTelemetry SDK is registered (for the
+   * request's log line): the app's HTTP instrumentation's span, or the SERVER span the app started.
+   */
+  readonly trace?: { readonly traceId: string; readonly spanId: string };
 }
 
 /** Cross-origin access for browser apps on other origins. */

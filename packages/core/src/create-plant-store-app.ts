@@ -20,6 +20,8 @@ import { CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, DEFAULT_CORS_MAX_AGE, createOr
 import { fromWebRequest, toWebResponse } from './internal/fetch-adapter.js';
 import { checkBodyLimit, DEFAULT_BODY_LIMIT, normalizeBasePath } from './internal/app-options.js';
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
+import { type Otel, registeredOtel } from './internal/otel.js';
+import { traceInsert, traceRequest } from './internal/request-span.js';
 import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
 import { checkRateLimit, RateLimiter } from './internal/rate-limiter.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
@@ -188,7 +190,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       : unauthorized(invalidTokenAnswer(reason), challengeWithReason(reason), requestId, origin);
   }
 
-  async function handle(request: PlantStoreRequest): Promise<PlantStoreResponse> {
+  /** Answers one request (inside its span, when tracing is on: `otel`). */
+  async function answer(request: PlantStoreRequest, otel: Otel | undefined): Promise<PlantStoreResponse> {
     let requestId = '';
     let origin: string | null = null;
     try {
@@ -257,7 +260,8 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       const started = onInsert === undefined ? 0 : performance.now();
       let result: InsertResult;
       try {
-        result = insertNow !== undefined ? insertNow(plant) : await store.insert(plant);
+        if (otel !== undefined) result = await traceInsert(otel, () => store.insert(plant));
+        else result = insertNow !== undefined ? insertNow(plant) : await store.insert(plant);
       } catch (error) {
         if (onInsert !== undefined) observeInsert('error', started);
         throw error;
@@ -286,6 +290,14 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       }
       return fail(answers.internal, requestId, origin);
     }
+  }
+
+  const traced = (request: PlantStoreRequest, otel: Otel) =>
+    traceRequest(otel, request, plantsPath, (r) => answer(r, otel));
+  /** With no OpenTelemetry SDK registered, one property read and the answer. */
+  function handle(request: PlantStoreRequest): Promise<PlantStoreResponse> {
+    const otel = registeredOtel();
+    return otel === undefined ? answer(request, undefined) : traced(request, otel);
   }
 
   return {

@@ -28,6 +28,10 @@ export type { MemoryStore } from './memory-store.js';
 export { toStoredPlant } from './store.js';
 export { PlantTable } from './plant-table.js';
 
+// Tracing a store's batches with OpenTelemetry (when the app has registered an SDK)
+export { startStoreSpan, traceLink } from './tracing.js';
+export type { SpanAttributes, StoreSpan, StoreSpanOptions, TraceLink } from './tracing.js';
+
 // What a store throws when it cannot answer now: the app's 503
 export { StoreUnavailableError } from './store-unavailable-error.js';
 export type { StoreUnavailableErrorOptions } from './store-unavailable-error.js';

@@ -11,12 +11,14 @@ import {
   drainAndExit,
   exitCodeOf,
   fail,
+  flushOnExit,
   messageOf,
   reloadTokensOnHangup,
   startBanner,
 } from './internal/cli-lifecycle.js';
 import { runPrimary, runWorker } from './internal/cluster.js';
 import { loadPostgresStore, MissingPackageError, openPostgres, openStore } from './internal/open-store.js';
+import { loadTracingSdk, startTracing } from './internal/tracing-sdk.js';
 
 async function main(): Promise<void> {
   let command: CliCommand;
@@ -49,6 +51,18 @@ async function main(): Promise<void> {
   }
   if (command.kind === 'import') {
     process.exit(await runImport(command.from.path, command.to));
+  }
+  // --otel: the SDK is an optional peer too; every process that serves starts it (not the primary).
+  if (command.otel === true) {
+    let sdk: Awaited<ReturnType<typeof loadTracingSdk>>;
+    try {
+      sdk = await loadTracingSdk();
+    } catch (error) {
+      if (!(error instanceof MissingPackageError)) throw error;
+      process.stderr.write(`plant-store-server: ${error.message}\n`);
+      process.exit(2);
+    }
+    if (command.workers === undefined || !cluster.isPrimary) flushOnExit(startTracing(sdk));
   }
 
   if (command.workers !== undefined) {

@@ -24,7 +24,16 @@ function collect(worker = '') {
 
 /** Hands `line` to `blocks` as the logger does, at `wallMs` (within WALL_MS's millisecond by default). */
 function put(blocks: LineBlocks, line: Line, wallMs = WALL_MS + 0.7): void {
-  blocks.request(line.requestId, line.method, line.path, line.status, line.durationMs, line.errorCode, wallMs);
+  blocks.request(
+    line.requestId,
+    line.method,
+    line.path,
+    line.status,
+    line.durationMs,
+    line.errorCode,
+    undefined,
+    wallMs,
+  );
 }
 
 /** What pino writes for `line` at WALL_MS, set up as the logger sets it up. */

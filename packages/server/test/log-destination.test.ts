@@ -22,7 +22,7 @@ const ID = '8027cfef-e6f5-4e6f-83a9-db188935713b';
 
 /** Request lines `id-<from>` … `id-<to - 1>` into `blocks`. */
 function requestLines(blocks: LineBlocks, from: number, to: number, path = '/plants'): void {
-  for (let i = from; i < to; i++) blocks.request(`id-${i}`, 'POST', path, 200, 1.25, undefined, Date.now());
+  for (let i = from; i < to; i++) blocks.request(`id-${i}`, 'POST', path, 200, 1.25, undefined, undefined, Date.now());
 }
 
 const parsed = (text: string): Array<Record<string, unknown>> =>
@@ -174,6 +174,19 @@ describe('the request line', () => {
     expect(aborted!['status']).toBe('aborted');
     expect(Object.keys(failed!)).toContain('errorCode');
     expect(raw().split('\n')[2]).toMatch(/"durationMs":1\.25,"errorCode":40003,"message":"request"\}$/);
+  });
+
+  it('writes the trace and span ids of a traced request after the Error code, as trace_id and span_id', () => {
+    const { logger, lines, raw } = collect(1);
+    const trace = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331' };
+    logger.request(ID, 'POST', '/plants', 409, 2.5, 40003, trace);
+    logger.request(ID, 'POST', '/plants', 200, 1, undefined);
+    const [traced, untraced] = lines();
+    expect(traced).toMatchObject({ status: 409, errorCode: 40003, trace_id: trace.traceId, span_id: trace.spanId });
+    expect(raw().split('\n')[0]).toMatch(
+      /"errorCode":40003,"trace_id":"0af7651916cd43dd8448eb211c80319c","span_id":"b7ad6b7169203331","message":"request"\}$/,
+    );
+    expect(Object.keys(untraced!)).not.toContain('trace_id');
   });
 
   it('cuts a path longer than 1024 characters', () => {

@@ -22,12 +22,37 @@ export function fail(what: string, error: unknown): never {
   process.exit(exitCodeOf(error));
 }
 
-/** Drains `server` (requests in flight finish, its store closes) and exits 0; a failure exits through {@link fail}. */
+// What a drained process writes out before it exits: the spans `--otel` has not exported yet.
+let flushBeforeExit: (() => Promise<void>) | undefined;
+// The longest the flush may hold the exit: an exporter whose endpoint is gone must not keep the
+// process from stopping (the SDK's own export timeout is 10 s).
+const FLUSH_LIMIT_MS = 10_000;
+
+/** Has {@link drainAndExit} call `flush` after the drain, before the exit. */
+export function flushOnExit(flush: () => Promise<void>): void {
+  flushBeforeExit = flush;
+}
+
+/**
+ * Drains `server` (requests in flight finish, its store closes), writes out what {@link flushOnExit}
+ * was given, and exits 0; a failure exits through {@link fail}.
+ */
 export function drainAndExit(server: Pick<PlantStoreServer, 'close'>): void {
-  server.close().then(
-    () => process.exit(0),
-    (error: unknown) => fail('shutdown failed', error),
-  );
+  server
+    .close()
+    .then(async () => {
+      if (flushBeforeExit === undefined) return;
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, FLUSH_LIMIT_MS);
+      });
+      await Promise.race([flushBeforeExit().catch(() => undefined), limit]);
+      clearTimeout(timer);
+    })
+    .then(
+      () => process.exit(0),
+      (error: unknown) => fail('shutdown failed', error),
+    );
 }
 
 /**

@@ -26,12 +26,13 @@ export function parseCli(argv: readonly string[], env: Env): CliCommand {
   if (flags.help === true) return { kind: 'help' };
   if (flags.version === true) return { kind: 'version' };
   const draft = readOptions(flags, env, ALL);
-  const { workers } = draft;
+  const { workers, otel } = draft;
   return {
     kind: 'start',
     options: serverOptions(draft),
     store: storeChoice(draft),
     ...(workers !== undefined && { workers }),
+    ...(otel !== undefined && { otel }),
   };
 }
 

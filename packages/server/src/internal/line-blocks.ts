@@ -3,11 +3,17 @@
 // keys in the same order, every string JSON-encoded): through pino's generic serialisation it cost
 // a busy server a large share of its requests per second (bench/README.md, "Logs and metrics").
 
+/** The ids of the span a request was answered in. */
+export interface TraceIds {
+  readonly traceId: string;
+  readonly spanId: string;
+}
+
 const BLOCK_BYTES = 65_536;
 /** Request lines encoded together. */
 const BATCH = 64;
 // The most bytes a request line's fixed parts take: keys, time, worker, status, numbers.
-const FIXED_BYTES = 256;
+const FIXED_BYTES = 320;
 // The most bytes one UTF-16 unit of a string takes on the line: `\u001f`.
 const MOST_PER_UNIT = 6;
 const EMPTY = Buffer.alloc(0);
@@ -44,6 +50,7 @@ export class LineBlocks {
   readonly #paths: string[] = new Array(BATCH).fill('');
   readonly #statuses: (number | 'aborted')[] = new Array(BATCH).fill(0);
   readonly #errorCodes: (number | undefined)[] = new Array(BATCH).fill(undefined);
+  readonly #traces: (TraceIds | undefined)[] = new Array(BATCH).fill(undefined);
   readonly #durations = new Float64Array(BATCH);
   readonly #times = new Float64Array(BATCH);
 
@@ -72,7 +79,7 @@ export class LineBlocks {
 
   /**
    * The line of one answered request at `wallMs` (ms since the epoch): level info, time, worker, the
-   * fields in this order (a request id, method or Error code left off when undefined), message
+   * fields in this order (a request id, method, Error code or trace ids left off when undefined), message
    * `request`. The duration is written as given (the caller rounds it); a number JSON has no form
    * for is written `null`, as pino writes it.
    */
@@ -83,6 +90,7 @@ export class LineBlocks {
     status: number | 'aborted',
     durationMs: number,
     errorCode: number | undefined,
+    trace: TraceIds | undefined,
     wallMs: number,
   ): void {
     const i = this.#waiting++;
@@ -92,6 +100,7 @@ export class LineBlocks {
     this.#statuses[i] = status;
     this.#durations[i] = durationMs;
     this.#errorCodes[i] = errorCode;
+    this.#traces[i] = trace;
     this.#times[i] = wallMs;
     if (this.#waiting === BATCH) this.#encodeWaiting();
   }
@@ -115,6 +124,7 @@ export class LineBlocks {
       // Strings let go of, so that a quiet server keeps no request's strings alive.
       this.#ids[i] = undefined;
       this.#paths[i] = '';
+      this.#traces[i] = undefined;
     }
     this.#waiting = 0;
   }
@@ -125,6 +135,7 @@ export class LineBlocks {
     const path = this.#paths[i]!;
     const status = this.#statuses[i]!;
     const errorCode = this.#errorCodes[i];
+    // A trace id and a span id are 48 hex digits, within the fixed bytes.
     const most =
       FIXED_BYTES +
       this.#worker.length +
@@ -139,6 +150,11 @@ export class LineBlocks {
     else at = this.#putMiddle(b, at, method, path, status);
     at = putNumber(b, at, this.#durations[i]!);
     if (errorCode !== undefined) at = putNumber(b, put(b, at, ',"errorCode":'), errorCode);
+    const trace = this.#traces[i];
+    if (trace !== undefined) {
+      at = putString(b, put(b, at, ',"trace_id":'), trace.traceId);
+      at = putString(b, put(b, at, ',"span_id":'), trace.spanId);
+    }
     at = put(b, at, ',"message":"request"}\n');
     if (b === this.#bytes) this.#used = at;
     else this.#out(b.subarray(0, at));

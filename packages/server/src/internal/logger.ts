@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { LineBlocks } from './line-blocks.js';
+import { LineBlocks, type TraceIds } from './line-blocks.js';
 import type { LogSink } from './log-sink.js';
 
 /** The levels a log can be set to, least severe first. */
@@ -10,7 +10,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
 /** A request line's fields: what {@link LineBlocks.request} takes before the line's time. */
-type RequestLine = Parameters<LineBlocks['request']> extends [...infer Fields, number] ? Fields : never;
+type RequestLine =
+  Parameters<LineBlocks['request']> extends [...infer Fields, TraceIds | undefined, number]
+    ? [...Fields, trace?: TraceIds]
+    : never;
 
 /** Writes one JSON object per line: `level`, `time`, the fields, then `message`. */
 export interface Logger {
@@ -23,7 +26,8 @@ export interface Logger {
    * the fields {@link LineBlocks.request} takes, in its order, without the time (the logger reads the
    * clock). `status` is `aborted` when the answer was never written because the client had gone;
    * `durationMs` is written rounded to hundredths of a millisecond ({@link durationOnLine});
-   * `errorCode` is the Error code of a failure (left off for a success).
+   * `errorCode` is the Error code of a failure (left off for a success); `trace`, the trace and span
+   * the request was answered in (`trace_id`, `span_id`, as pino's OpenTelemetry mixins name them).
    */
   request(...line: RequestLine): void;
   /** Whether lines of `level` are written (to skip building fields that would be dropped). */
@@ -114,9 +118,18 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
       flush();
     };
   return {
-    request(requestId, method, path, status, durationMs, errorCode) {
+    request(requestId, method, path, status, durationMs, errorCode, trace) {
       if (!requestLines) return;
-      blocks.request(requestId, method, pathForLog(path), status, durationOnLine(durationMs), errorCode, Date.now());
+      blocks.request(
+        requestId,
+        method,
+        pathForLog(path),
+        status,
+        durationOnLine(durationMs),
+        errorCode,
+        trace,
+        Date.now(),
+      );
       if (sink !== 'stderr') blocks.hand();
     },
     debug: writerOf('debug'),

@@ -16,7 +16,7 @@ export class MissingPackageError extends Error {
 }
 
 /** Whether `error` is Node's failure to find `name` itself (not a package that `name` imports). */
-function isMissingPackage(error: unknown, name: string): boolean {
+export function isMissingPackage(error: unknown, name: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   return (
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&

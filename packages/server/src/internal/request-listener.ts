@@ -87,7 +87,7 @@ function send(
   const requestId = response.headers['x-request-id'];
   if (res.destroyed) {
     // The client left (or a timeout cut it off and was answered already); nothing to write.
-    finish(state, req, request.path, undefined, undefined, requestId, started);
+    finish(state, req, request.path, undefined, undefined, requestId, started, response.trace);
     return;
   }
   // A copy, because the core may share one headers object between answers. Object.assign, not a
@@ -106,7 +106,7 @@ function send(
   if (!req.complete) lingerAfterAnswer(req, state.linger ?? DEFAULT_LINGER);
   res.writeHead(response.status, headers);
   res.end(body);
-  finish(state, req, request.path, response.status, response.errorCode, requestId, started);
+  finish(state, req, request.path, response.status, response.errorCode, requestId, started, response.trace);
 }
 
 /**
@@ -158,6 +158,7 @@ function finish(
   errorCode: ErrorCode | undefined,
   requestId: string | undefined,
   started: number,
+  trace?: PlantStoreResponse['trace'],
 ): void {
   state.inFlight--;
   if (started !== 0) {
@@ -165,7 +166,7 @@ function finish(
     state.metrics?.observeRequest(status, errorCode, ms / 1000);
     // Only these fields: never a header value (the Authorization header), a query or a body.
     // No status: the answer was never written because the client had gone.
-    state.logger?.request(requestId, req.method, path, status ?? 'aborted', ms, errorCode);
+    state.logger?.request(requestId, req.method, path, status ?? 'aborted', ms, errorCode, trace);
   }
   if (state.closing && state.inFlight === 0) state.onIdle();
 }

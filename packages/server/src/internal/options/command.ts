@@ -30,12 +30,16 @@ type PostgresChoice = { readonly kind: 'postgres'; readonly connectionString: st
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' }
-  /** `workers`: how many processes serve (`--workers`); without it the server is this one process. */
+  /**
+   * `workers`: how many processes serve (`--workers`); without it the server is this one process.
+   * `otel`: each serving process traces through the OpenTelemetry SDK (`--otel`).
+   */
   | {
       readonly kind: 'start';
       readonly options: PlantStoreServerOptions;
       readonly store: StoreChoice;
       readonly workers?: number;
+      readonly otel?: true;
     }
   /** `plant-store-server import --data <file> --database <url>`: copy a file store's plants into PostgreSQL. */
   | {
@@ -59,6 +63,7 @@ export interface Draft {
   readonly store: { data?: string; database?: string };
   readonly postgres: Writable<Omit<PostgresChoice, 'kind' | 'connectionString'>>;
   workers?: number;
+  otel?: true;
 }
 
 /** A draft with nothing in it. */

@@ -80,6 +80,16 @@ export const SERVER_OPTIONS = {
     api: '`logLevel`',
     into: field('server', 'logLevel'),
   }),
+  otel: option({
+    group: 'tracing',
+    env: 'PLANT_STORE_OTEL',
+    reader: onOff(),
+    default: 'off',
+    help: 'traces through the OpenTelemetry SDK (`@opentelemetry/sdk-node`, an optional peer), set up by the standard `OTEL_*` variables (exporter, protocol, endpoint, headers, service name, sampler) in every process that serves, flushed before it exits: a span per request, continuing a `traceparent`, and one per store batch',
+    into: (draft, on) => {
+      if (on) draft.otel = true;
+    },
+  }),
   'ops-port': option({
     group: 'ops',
     env: 'PLANT_STORE_OPS_PORT',

@@ -10,6 +10,7 @@ export const GROUPS = {
   store: 'Store',
   postgres: 'PostgreSQL',
   logging: 'Logging',
+  tracing: 'Tracing',
   ops: 'Operations',
   workers: 'Workers',
   general: 'Help',

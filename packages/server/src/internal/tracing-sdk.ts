@@ -1,0 +1,45 @@
+// `--otel`: the OpenTelemetry Node SDK, an optional peer of the server, set up by the standard
+// `OTEL_*` variables. The spans are the core's and the stores' own (a request's SERVER span, a
+// batch's span); the SDK is given no instrumentation of its own.
+import { isMissingPackage, MissingPackageError } from './open-store.js';
+
+const SDK_PACKAGE = '@opentelemetry/sdk-node';
+type SdkPackage = typeof import('@opentelemetry/sdk-node');
+
+/** The service name when `OTEL_SERVICE_NAME` does not give one. */
+const SERVICE_NAME = 'plant-store-server';
+
+/**
+ * Loads the SDK, or rejects with a {@link MissingPackageError} naming the command that installs it.
+ * The primary of `--workers` loads it too, so that a missing package stops the command before any
+ * worker starts.
+ */
+export async function loadTracingSdk(
+  load: () => Promise<SdkPackage> = () => import('@opentelemetry/sdk-node'),
+): Promise<SdkPackage> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!isMissingPackage(error, SDK_PACKAGE)) throw error;
+    throw new MissingPackageError(
+      `--otel needs the OpenTelemetry SDK, an optional peer of @plant-store/server that is not installed: npm install ${SDK_PACKAGE} @opentelemetry/api`,
+    );
+  }
+}
+
+/**
+ * Starts the SDK in this process: traces only (metrics stay on the operations listener, logs on
+ * stderr) unless `OTEL_METRICS_EXPORTER` or `OTEL_LOGS_EXPORTER` ask for more. Resolves what writes
+ * out the spans not yet exported, for the exit.
+ */
+export function startTracing(sdk: SdkPackage, env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
+  env.OTEL_METRICS_EXPORTER ??= 'none';
+  env.OTEL_LOGS_EXPORTER ??= 'none';
+  const node = new sdk.NodeSDK({
+    // The SDK reads OTEL_SERVICE_NAME itself, and a name given here would win over it.
+    ...(env.OTEL_SERVICE_NAME === undefined && { serviceName: SERVICE_NAME }),
+    instrumentations: [],
+  });
+  node.start();
+  return () => node.shutdown();
+}
