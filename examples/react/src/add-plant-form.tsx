@@ -1,11 +1,15 @@
 // The form: the service's own rules before anything is sent, then one mutation whose error is one union.
-import { ErrorCode, type PlantStoreClient, userMessage } from '@plant-store/client';
+import { ErrorCode, type PlantStoreClient, type TokenProvider, userMessage } from '@plant-store/client';
 import { type NewPlantIssue, validateNewPlantForm } from '@plant-store/client/validate';
 import { createPlantMutationOptions } from '@plant-store/query';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 
-export function AddPlantForm({ client, token }: { client: PlantStoreClient; token: string }) {
+/**
+ * `token`: a token provider, asked for the token before a create and for a new one when the service
+ * refuses it (the client then sends the create once more), or a plain token.
+ */
+export function AddPlantForm({ client, token }: { client: PlantStoreClient; token: string | TokenProvider }) {
   const [issues, setIssues] = useState<readonly NewPlantIssue[]>([]);
   const create = useMutation(createPlantMutationOptions(client, token));
   const taken = create.error?.name === 'PlantStoreApiError' && create.error.code === ErrorCode.ID_CONFLICT;

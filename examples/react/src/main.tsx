@@ -1,6 +1,6 @@
 // Starts the app: in development (`npx vite examples/react`) with the Plant Store mocked in the browser, unless
 // VITE_PLANT_STORE_URL names a real server for the dev server to proxy /api to.
-import { createPlantStoreClient } from '@plant-store/client';
+import { createPlantStoreClient, type TokenProvider } from '@plant-store/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -10,7 +10,11 @@ import type { Mocks, Scenario } from './mocks.js';
 
 // Same origin: the mocks answer /api in development, the dev server's proxy or the app's host otherwise.
 const client = createPlantStoreClient({ baseUrl: '/api' });
-const token = import.meta.env.VITE_PLANT_STORE_TOKEN ?? 'dev-token';
+// The form's token provider. An app answers it from its sign-in: the token it holds, and on `refresh`
+// (the service refused that token) a renewed one, from its OpenID Connect client or a refresh-token
+// grant. This example has no sign-in: it gives the development token, and the same again on refresh,
+// so a refused token ends in the sign-in sentence after the one refreshed attempt.
+const token: TokenProvider = () => import.meta.env.VITE_PLANT_STORE_TOKEN ?? 'dev-token';
 
 // Loaded only in development, so a production build holds neither MSW nor the mocks.
 const mocks =

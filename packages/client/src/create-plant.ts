@@ -1,10 +1,19 @@
-import createClient, { type Client, mergeHeaders } from 'openapi-fetch';
+import createClient, {
+  type Client,
+  type HeadersOptions,
+  type Middleware as OpenapiFetchMiddleware,
+  mergeHeaders,
+} from 'openapi-fetch';
 import { PlantStoreApiError, type PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
 import { DEFAULT_BASE_URL } from './generated/default-server.js';
+import type { ErrorCode } from './generated/error-codes.js';
+import { unlessAborted } from './internal/abort.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
 import { newPlantBody } from './internal/new-plant-body.js';
 import { clock, retryDelay } from './internal/retry.js';
+import type { Middleware } from './middleware.js';
+import { refreshedToken, type TokenProvider, tokenFrom } from './token-provider.js';
 import type { NewPlant, Plant } from './types.js';
 
 /** Settings shared by every call of a {@link PlantStoreClient}. */
@@ -27,6 +36,12 @@ export interface PlantStoreClientOptions {
   timeout?: number;
   /** Extra attempts after a connection failure, a timeout, a 429 or a 5xx. Default 2; 0 turns retries off. */
   retries?: number;
+  /**
+   * openapi-fetch middleware, run for every attempt (retries and the attempt with a refreshed token
+   * included), before a call's own: `onRequest` may return a Request with other headers, `onResponse`
+   * sees every answer, `onError` every network failure and timeout. Default: none.
+   */
+  middleware?: readonly Middleware[];
 }
 
 /** Settings of one call; they win over the client's. */
@@ -44,16 +59,19 @@ export interface CreatePlantOptions {
    * `A-Z a-z 0-9 - _ . : /`, and replaces it with its own otherwise.
    */
   requestId?: string;
+  /** openapi-fetch middleware for this call, run after the client's on every attempt. */
+  middleware?: readonly Middleware[];
 }
 
 /** A client holding shared settings; make one per service and reuse it. */
 export interface PlantStoreClient {
   /**
    * Creates a plant (the spec's `createPlant` operation, `POST /plants`) and resolves to the stored Plant.
+   * `token` is the bearer token, or a {@link TokenProvider} that is asked for one.
    * @example
    * const plant = await client.createPlant(token, { id: 1, name: 'Fern' });
    */
-  createPlant(token: string, newPlant: NewPlant, options?: CreatePlantOptions): Promise<Plant>;
+  createPlant(token: string | TokenProvider, newPlant: NewPlant, options?: CreatePlantOptions): Promise<Plant>;
 }
 
 type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
@@ -75,31 +93,61 @@ type ClientPaths = {
 // per-call options, so nothing is rebuilt per call. Made on first use: importing does no work.
 let openapi: Client<ClientPaths> | undefined;
 
+// The spec's code for a bearer token that is not accepted (ErrorCode.INVALID_TOKEN): the refusal a
+// TokenProvider is asked to refresh. A literal, typed by the constant: the ErrorCode object would cost
+// the browser bundle its bytes.
+const INVALID_TOKEN: typeof ErrorCode.INVALID_TOKEN = 40102;
+
+/**
+ * Every attempt's headers. The body's type, the request id and the token are the call's own and come
+ * last, so that no header of the caller's replaces them. Without headers from the caller (most calls)
+ * they stay a plain object, which fetch reads as cheaply as a hand-written call's (given to
+ * openapi-fetch, they would be merged into a Headers twice, which fetch would copy into a third). The
+ * caller's are merged by openapi-fetch's mergeHeaders (names without case, null removes one, a Headers
+ * from plain JS read as one) into a Headers, which refuses a bad name or value with a TypeError here,
+ * before anything is sent; so it does for a token or request id that fetch could not send as it is
+ * (NUL, CR, LF, a character past U+00FF).
+ */
+function headersFor(
+  token: string,
+  requestId: string | undefined,
+  clientHeaders: HeadersOptions | undefined,
+  callHeaders: HeadersOptions | undefined,
+): Headers | Record<string, string> {
+  const own: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  if (requestId !== undefined) own['x-request-id'] = requestId;
+  return clientHeaders || callHeaders || /[\0\r\n\u0100-\uffff]/.test(token + requestId)
+    ? mergeHeaders(clientHeaders, callHeaders, own)
+    : own;
+}
+
 async function send(
   s: Settings,
-  token: string,
+  auth: string | TokenProvider,
   newPlant: NewPlant,
   options: CreatePlantOptions & PlantStoreClientOptions = {},
 ): Promise<Plant> {
-  if (typeof token !== 'string' || !token) throw new TypeError('token must be a non-empty string');
+  const provider = typeof auth === 'function' ? auth : undefined;
+  if (!provider && (typeof auth !== 'string' || !auth)) {
+    throw new TypeError('token must be a non-empty string or a TokenProvider');
+  }
   const body = newPlantBody(newPlant);
   const { signal, requestId, baseUrl = s.baseUrl, fetch = s.fetch, retries = s.retries } = options;
   // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
   const ms = options.timeout ?? s.timeout ?? 0;
-  // Every attempt's headers. The body's type, the request id and the token are the call's own and
-  // come last, so that no header of the caller's replaces them. Without headers from the caller (most
-  // calls) they stay a plain object, which fetch reads as cheaply as a hand-written call's (given to
-  // openapi-fetch, they would be merged into a Headers twice, which fetch would copy into a third).
-  // The caller's are merged by openapi-fetch's mergeHeaders (names without case, null removes one, a
-  // Headers from plain JS read as one) into a Headers, which refuses a bad name or value with a
-  // TypeError here, before anything is sent; so it does for a token or request id that fetch could
-  // not send as it is (NUL, CR, LF, a character past U+00FF).
-  const own: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-  if (requestId !== undefined) own['x-request-id'] = requestId;
-  const headers =
-    s.headers || options.headers || /[\0\r\n\u0100-\uffff]/.test(token + requestId)
-      ? mergeHeaders(s.headers, options.headers, own)
-      : own;
+  // The client's middleware, then the call's; an array is made only when both have some.
+  const callMiddleware = options.middleware?.length ? options.middleware : undefined;
+  const middleware =
+    s.middleware && callMiddleware ? [...s.middleware, ...callMiddleware] : (s.middleware ?? callMiddleware);
+  let token = auth as string;
+  if (provider) {
+    // An abort that came first asks no provider for a token.
+    signal?.throwIfAborted();
+    token = await unlessAborted(tokenFrom(provider, false), signal);
+  }
+  let headers = headersFor(token, requestId, s.headers, options.headers);
+  // Without a provider there is nothing to refresh: a refused token ends the call like any 401.
+  let refreshed = !provider;
   openapi ??= createClient<ClientPaths>({
     // The one cast (undone where fetch receives what it made): openapi-fetch types this option as the
     // global Request, and only calls it with `new`.
@@ -130,10 +178,19 @@ async function send(
         bodySerializer: () => body,
         parseAs: 'text',
         signal: controller?.signal,
-        // What arrives is what the Request option made. Its headers are replaced by this call's:
-        // openapi-fetch was given none, so they hold only its default content type.
-        // (openapi-fetch types it as the global Request, which the Request option's cast stands for.)
+        // With middleware, openapi-fetch builds a real Request with these headers for it to read or
+        // replace; without, these stay undefined and the Request option's lite one is built instead.
+        middleware: middleware as OpenapiFetchMiddleware[] | undefined,
+        headers: middleware && headers,
+        Request: middleware && Request,
+        // What arrives is what the Request option made, or a middleware's Request. A lite one's headers
+        // are replaced by this call's: openapi-fetch was given none, so they hold only its default
+        // content type. (openapi-fetch types it as the global Request, which the option's cast stands for.)
         fetch: (request: Request) => {
+          if (!Array.isArray(request)) {
+            what = `POST ${request.url}`;
+            return (fetch ?? globalThis.fetch)(request);
+          }
           const [url, init] = request as unknown as LiteRequest;
           what = `POST ${url}`;
           init.headers = headers;
@@ -164,6 +221,15 @@ async function send(
         error,
         `no Error body in the answer (${response.headers.get('content-type')})`,
       );
+      // The token refused: the provider is asked for a new one, once per call, and the same create is
+      // sent again with it (a replay, so safe). That attempt is not one of the retries.
+      if (!refreshed && (failure as PlantStoreApiError).code === INVALID_TOKEN) {
+        refreshed = true;
+        token = await unlessAborted(refreshedToken(provider!, token), signal);
+        headers = headersFor(token, requestId, s.headers, options.headers);
+        retry--;
+        continue;
+      }
       // Rate limited or a server fault: worth another go, and safe, since the same create is a replay.
       if (response.status !== 429 && response.status < 500) throw failure;
       retryAfter = response.headers.get('retry-after');
@@ -186,7 +252,7 @@ function parsePlant(text: string | undefined): Plant | undefined {
 }
 
 /**
- * Makes a client that holds shared settings (base URL, fetch, headers, timeout, retries).
+ * Makes a client that holds shared settings (base URL, fetch, headers, timeout, retries, middleware).
  * @example
  * const client = createPlantStoreClient({ baseUrl: 'http://127.0.0.1:4010' });
  * const plant = await client.createPlant(token, { id: 9007199254740993n, name: 'Fern', tag: 'shade' });
@@ -197,18 +263,21 @@ export function createPlantStoreClient(options?: PlantStoreClientOptions): Plant
     ...options,
     baseUrl: options?.baseUrl ?? DEFAULTS.baseUrl,
     retries: options?.retries ?? DEFAULTS.retries,
+    // None when the list is empty, so that a call of this client with none costs what it would without.
+    middleware: options?.middleware?.length ? options.middleware : undefined,
   };
   return { createPlant: (token, newPlant, callOptions) => send(s, token, newPlant, callOptions) };
 }
 
 /**
  * Creates a plant (the spec's `createPlant` operation, `POST /plants`) and resolves to the stored
- * Plant. Safe to retry: the service answers the same create again as a replay.
+ * Plant. Safe to retry: the service answers the same create again as a replay. `token` is the bearer
+ * token, or a {@link TokenProvider} that is asked for one (and for a new one when the service refuses it).
  * @example
  * const plant = await createPlant(token, { id: 1, name: 'Fern' }, { baseUrl: 'http://127.0.0.1:4010' });
  */
 export function createPlant(
-  token: string,
+  token: string | TokenProvider,
   newPlant: NewPlant,
   options?: CreatePlantOptions & PlantStoreClientOptions,
 ): Promise<Plant> {

@@ -2,6 +2,12 @@
 export { createPlant, createPlantStoreClient } from './create-plant.js';
 export type { CreatePlantOptions, PlantStoreClient, PlantStoreClientOptions } from './create-plant.js';
 
+// Tokens that expire: a function asked for the token, and for a new one when the service refuses it
+export type { TokenProvider } from './token-provider.js';
+
+// openapi-fetch's own middleware, run for every attempt (the `middleware` option of a client and of a call)
+export type { Middleware } from './middleware.js';
+
 // The spec's shapes
 export type { ErrorBody, NewPlant, Plant } from './types.js';
 

@@ -10,19 +10,26 @@ export interface SentRequest {
 
 type Answer = Response | Error | ((init: RequestInit) => Promise<Response>);
 
-/** Answers with each of `answers` in turn (the last one repeats); `sent` lists every request. */
+/**
+ * Answers with each of `answers` in turn (the last one repeats); `sent` lists every request, whether
+ * fetch got a URL and an init (the client without middleware) or a Request (with middleware).
+ */
 export function fakeFetch(...answers: Answer[]) {
   const sent: SentRequest[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    sent.push({
-      url: String(input),
-      method: init.method,
-      headers: new Headers(init.headers),
-      body: String(init.body),
-    });
+    const request = input instanceof Request ? input : undefined;
+    const entry: SentRequest = {
+      url: request?.url ?? String(input),
+      method: request?.method ?? init.method,
+      headers: new Headers(request?.headers ?? init.headers),
+      body: request ? '' : String(init.body),
+    };
+    sent.push(entry);
     const answer = answers[Math.min(sent.length - 1, answers.length - 1)]!;
+    if (request) entry.body = await request.clone().text();
     if (answer instanceof Error) throw answer;
-    if (typeof answer === 'function') return answer(init);
+    // A Request carries its signal as an init would.
+    if (typeof answer === 'function') return answer(request ?? init);
     return answer.clone();
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, sent };

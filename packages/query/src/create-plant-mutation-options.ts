@@ -1,4 +1,11 @@
-import type { CreatePlantError, CreatePlantOptions, NewPlant, Plant, PlantStoreClient } from '@plant-store/client';
+import type {
+  CreatePlantError,
+  CreatePlantOptions,
+  NewPlant,
+  Plant,
+  PlantStoreClient,
+  TokenProvider,
+} from '@plant-store/client';
 import type { MutationObserverOptions } from '@tanstack/query-core';
 
 /** The mutation key of every create, for `useMutationState`, `isMutating` and `setMutationDefaults`. */
@@ -31,7 +38,7 @@ export interface CreatePlantMutationOptions extends MutationObserverOptions<Plan
  */
 export function createPlantMutationOptions(
   client: PlantStoreClient,
-  token: string,
+  token: string | TokenProvider,
   callOptions?: Omit<CreatePlantOptions, 'signal'>,
 ): CreatePlantMutationOptions {
   return {

@@ -1,3 +1,5 @@
+import { unlessAborted } from './abort.js';
+
 /**
  * Time and chance behind one object, so tests can replace them (`vi.spyOn(clock, 'sleep')`) and
  * never wait for real backoff.
@@ -5,20 +7,14 @@
 export const clock = {
   /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      // An abort that came before the pause would never fire the listener; a throw here rejects.
-      signal?.throwIfAborted();
-      const abort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      // The listener goes when the pause ends: a long-lived signal must not collect one per retry.
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', abort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', abort);
-    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The timer goes when the pause ends either way: an aborted call must not keep a process alive.
+    return unlessAborted(
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+      signal,
+    ).finally(() => clearTimeout(timer));
   },
   random: Math.random,
 };
