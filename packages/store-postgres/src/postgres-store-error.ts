@@ -39,7 +39,8 @@ export class PostgresStoreError extends Error {
   }
 }
 
-function sqlStateOf(error: unknown): string | undefined {
+/** The SQLSTATE of an error the database answered with (`42P01`, `57P01`…); undefined for any other. */
+export function sqlStateOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

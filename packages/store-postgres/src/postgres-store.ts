@@ -53,6 +53,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
   const commit = new GroupCommit({
     pool,
     table,
+    collection: `${checked.schema}.${checked.tableName}`,
     maxInFlight: Math.min(checked.batchesInFlight, checked.callerPool?.options?.max ?? poolSize),
     statementNames:
       preparedStatements === true || (preparedStatements === 'auto' && !behindPooler)

@@ -1,4 +1,4 @@
-import type { StoredPlant } from '@plant-store/core';
+import { startStoreSpan, type StoreSpan, type StoredPlant, type TraceLink } from '@plant-store/core';
 import { batchField, lineBound, writeLine } from './file-store-format.js';
 
 /** A record waiting for its batch's write, and the insert waiting for it to be durable. */
@@ -10,6 +10,11 @@ export interface PendingRecord {
   readonly done: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
+  /**
+   * The trace contexts of the inserts waiting on the record (the one that queued it, then those of
+   * the same id that joined it), for its batch's span to link to; undefined while none is traced.
+   */
+  links: TraceLink[] | undefined;
 }
 
 /** A `clear` waiting for the batches queued before it. */
@@ -131,4 +136,25 @@ export class BatchFramer {
     for (const record of batch) offset = writeLine(buf, offset, record.json, field);
     return buf.subarray(0, offset);
   }
+}
+
+/**
+ * The span of the write and sync of `batch` (INTERNAL: the store's own work), the child of the first
+ * request it serves and linked to each waiting now; undefined, with nothing allocated, when none of
+ * them is traced (no OpenTelemetry SDK registered, or inserts made outside any span).
+ */
+export function startWriteSpan(batch: readonly PendingRecord[]): StoreSpan | undefined {
+  let links: TraceLink[] | undefined;
+  for (const record of batch) {
+    if (record.links === undefined) continue;
+    if (links === undefined) links = [...record.links];
+    else links.push(...record.links);
+  }
+  if (links === undefined) return undefined;
+  return startStoreSpan({
+    name: 'plant_store.file.write',
+    kind: 'internal',
+    attributes: { 'plant_store.batch.size': batch.length },
+    links,
+  });
 }

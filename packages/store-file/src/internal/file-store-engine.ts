@@ -4,14 +4,23 @@ import { setImmediate as checkPhase } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import {
   toStoredPlant,
+  traceLink,
   type InsertResult,
   type PlantStore,
   type PlantTable,
   type StoredPlant,
+  type StoreSpan,
 } from '@plant-store/core';
 import { FileStoreError } from '../file-store-error.js';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store-types.js';
-import { BatchFramer, WriteQueue, deferred, type PendingClear, type PendingRecord } from './file-store-batch.js';
+import {
+  BatchFramer,
+  WriteQueue,
+  deferred,
+  startWriteSpan,
+  type PendingClear,
+  type PendingRecord,
+} from './file-store-batch.js';
 import { HEADER_LINE, plantJson } from './file-store-format.js';
 import { NODE_IO, writeAll, type FileStoreIo } from './file-store-io.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
@@ -99,8 +108,14 @@ export class FileStoreEngine implements PlantStore {
     const stored = toStoredPlant(plant);
     const existing = this.#index.get(stored.id);
     if (existing !== undefined) return { created: false, existing };
+    // Taken now, while the caller's trace context is the active one.
+    const link = traceLink();
     const pending = this.#pending.get(stored.id);
     if (pending !== undefined) {
+      if (link !== undefined) {
+        if (pending.links === undefined) pending.links = [link];
+        else pending.links.push(link);
+      }
       // Answer only once the winner is durable: a replay 200 for a plant that a crash then loses
       // would break the promise the 200 made.
       await pending.done;
@@ -114,6 +129,7 @@ export class FileStoreEngine implements PlantStore {
       done: promise,
       resolve,
       reject,
+      links: link === undefined ? undefined : [link],
     };
     this.#pending.set(stored.id, record);
     this.#queue.pushRecord(record);
@@ -212,14 +228,24 @@ export class FileStoreEngine implements PlantStore {
         await this.#runClear(next);
         continue;
       }
-      await this.#commit(next);
+      const span = startWriteSpan(next);
+      if (span === undefined) await this.#commit(next, undefined);
+      else {
+        // With the batch's span active and any fs instrumentation of the app silent (see StoreSpan.run).
+        try {
+          await span.run(() => this.#commit(next, span));
+        } finally {
+          span.end();
+        }
+      }
       if (!this.#closed && this.#failure === undefined) await this.#queue.rejoin(this.#queue.length + next.length);
     }
   }
 
-  async #commit(batch: PendingRecord[]): Promise<void> {
+  /** Writes and syncs `batch`, then answers each of its inserts; a failure is marked on `span`. */
+  async #commit(batch: PendingRecord[], span: StoreSpan | undefined): Promise<void> {
     if (this.#failure !== undefined) {
-      for (const record of batch) this.#settleFailed(record);
+      this.#rejectBatch(batch, span);
       return;
     }
     let buf: Buffer;
@@ -227,7 +253,7 @@ export class FileStoreEngine implements PlantStore {
       buf = this.#framer.frame(batch, this.#size);
     } catch (error) {
       await this.#fail(error);
-      for (const record of batch) this.#settleFailed(record);
+      this.#rejectBatch(batch, span);
       return;
     }
     const end = this.#size + buf.length;
@@ -241,7 +267,7 @@ export class FileStoreEngine implements PlantStore {
       this.#syncs++;
     } catch (error) {
       await this.#fail(error);
-      for (const record of batch) this.#settleFailed(record);
+      this.#rejectBatch(batch, span);
       return;
     }
     this.#size = end;
@@ -285,9 +311,13 @@ export class FileStoreEngine implements PlantStore {
     op.resolve();
   }
 
-  #settleFailed(record: PendingRecord): void {
-    this.#pending.delete(record.plant.id);
-    record.reject(this.#failure);
+  /** Rejects every insert of `batch` with the store's failure, and marks `span` failed with it. */
+  #rejectBatch(batch: readonly PendingRecord[], span: StoreSpan | undefined): void {
+    span?.fail(this.#failure);
+    for (const record of batch) {
+      this.#pending.delete(record.plant.id);
+      record.reject(this.#failure);
+    }
   }
 
   /**

@@ -4,7 +4,9 @@
 // chooses again when that server goes away or turns read-only: a connection to it breaks, or a write
 // is refused with 25006 (read-only transaction). Until a server qualifies, connecting fails with an
 // error the store answers with 503, and the servers are asked again at most every RETRY_PAUSE ms.
+import type { StoreSpan } from '@plant-store/core';
 import type { OwnedPool, PostgresPoolClient } from '../types.js';
+import { BATCH_EVENTS } from './batch-span.js';
 import { boundedQuery } from './bounded-query.js';
 import { ignore } from './checkout.js';
 import { breaksConnection, describe, isFatalAtStart, isUnavailable } from './failures.js';
@@ -64,9 +66,17 @@ export class FailoverPool {
     return this.#current?.pool.waitingCount ?? 0;
   }
 
-  async connect(): Promise<PostgresPoolClient> {
+  /**
+   * A connection to the server that qualifies now. When the server must be chosen again first, `span`
+   * (the span of the batch the connection is for) gets the failover event: the server in use before,
+   * and the one chosen, if any qualified.
+   */
+  async connect(span?: StoreSpan): Promise<PostgresPoolClient> {
     if (this.#ended) throw new Error('the PostgreSQL pool has ended');
-    const inUse = this.#stale || this.#current === undefined ? await this.#choose() : this.#current;
+    const inUse =
+      this.#stale || this.#current === undefined
+        ? await (span === undefined ? this.#choose() : this.#chooseFor(span))
+        : this.#current;
     let client: PostgresPoolClient;
     try {
       client = await inUse.pool.connect();
@@ -86,7 +96,7 @@ export class FailoverPool {
 
   /** `client`, noticing the failures that mean the server in use may be gone or read-only. */
   #watch(client: PostgresPoolClient, inUse: InUse): PostgresPoolClient {
-    const watched: PostgresPoolClient & { processID: unknown } = {
+    const watched: PostgresPoolClient & { processID: unknown; host: unknown; port: unknown; database: unknown } = {
       query: async (config) => {
         try {
           return await client.query(config);
@@ -101,6 +111,10 @@ export class FailoverPool {
       },
       // The backend's process id, which lost-statements.ts asks the database about.
       processID: (client as { processID?: unknown }).processID,
+      // Where the connection is open to, for the batch's span (batch-span.ts).
+      host: (client as { host?: unknown }).host,
+      port: (client as { port?: unknown }).port,
+      database: (client as { database?: unknown }).database,
       on: (event, listener) => client.on(event, listener),
       removeListener: (event, listener) => client.removeListener(event, listener),
     };
@@ -111,6 +125,26 @@ export class FailoverPool {
     if (inUse !== this.#current) return;
     if ((error as { code?: unknown }).code === '25006' || (isUnavailable(error) && breaksConnection(error)))
       this.#stale = true;
+  }
+
+  /** {@link #choose}, with the failover event on `span`: the server in use before, and the one chosen (if any). */
+  async #chooseFor(span: StoreSpan): Promise<InUse> {
+    const from = this.#nameOf(this.#current);
+    let chosen: InUse | undefined;
+    try {
+      chosen = await this.#choose();
+      return chosen;
+    } finally {
+      span.event(BATCH_EVENTS.failover, {
+        'plant_store.failover.from': from,
+        'plant_store.failover.to': this.#nameOf(chosen),
+      });
+    }
+  }
+
+  /** `host:port` of the server `inUse` is on. */
+  #nameOf(inUse: InUse | undefined): string | undefined {
+    return inUse === undefined ? undefined : hostName(this.#settings.hosts[inUse.index]!);
   }
 
   /** The server to use now: one round over the list at a time, shared by every caller meanwhile. */

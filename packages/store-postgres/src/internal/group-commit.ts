@@ -4,10 +4,26 @@
 // instead of a statement of their own. Across processes, `ON CONFLICT (id) DO NOTHING` on the primary
 // key leaves one winner per id; a candidate the statement did not create gets the stored row from a
 // SELECT that follows, a new statement that sees the winner another server committed.
-import { StoreUnavailableError, type InsertResult, type StoredPlant } from '@plant-store/core';
-import { PostgresStoreError } from '../postgres-store-error.js';
+import {
+  StoreUnavailableError,
+  traceLink,
+  type InsertResult,
+  type StoredPlant,
+  type StoreSpan,
+  type TraceLink,
+} from '@plant-store/core';
+import { PostgresStoreError, sqlStateOf } from '../postgres-store-error.js';
 import type { PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
+import {
+  BATCH_EVENTS,
+  type BatchSpanTemplate,
+  batchSpanTemplate,
+  connectionAttributes,
+  startBatchSpan,
+  statusCodeAttributes,
+} from './batch-span.js';
 import { holdClient, ignore } from './checkout.js';
+import { FailoverPool } from './failover.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
 import { decodeText, encodeText } from './text-codec.js';
@@ -21,6 +37,8 @@ const MAX_ATTEMPTS = 3;
 interface Waiter {
   readonly resolve: (result: InsertResult) => void;
   readonly reject: (error: unknown) => void;
+  /** The trace context the insert was made in, for the batch's span to link to; undefined when untraced. */
+  readonly link: TraceLink | undefined;
 }
 
 interface Candidate {
@@ -58,6 +76,8 @@ export interface GroupCommitOptions {
   readonly pool: PostgresPool;
   /** The table, schema-qualified and quoted. */
   readonly table: string;
+  /** The table as configured, `schema.table` unquoted: what the batches' spans name. */
+  readonly collection: string;
   /** Statements in flight at most. */
   readonly maxInFlight: number;
   /** Names for prepared statements (parsed once per connection), or undefined for unnamed ones. */
@@ -95,23 +115,27 @@ export class GroupCommit {
   readonly #insertSql: string;
   readonly #selectSql: string;
   #names: StatementNames | undefined;
+  readonly #span: BatchSpanTemplate;
 
   constructor(options: GroupCommitOptions) {
     this.#options = options;
     this.#names = options.statementNames;
     this.#insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
     this.#selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
+    this.#span = batchSpanTemplate(options.collection);
   }
 
   /** Resolves once `plant` (already checked) is committed, or the id's stored plant is read. */
   insert(plant: StoredPlant): Promise<InsertResult> {
     return new Promise((resolve, reject) => {
+      // Taken now, while the caller's trace context is the active one.
+      const link = traceLink();
       const joined = this.#candidates.get(plant.id);
       if (joined !== undefined) {
-        joined.waiters.push({ resolve, reject });
+        joined.waiters.push({ resolve, reject, link });
         return;
       }
-      const candidate: Candidate = { plant, key: String(plant.id), waiters: [{ resolve, reject }], attempts: 0 };
+      const candidate: Candidate = { plant, key: String(plant.id), waiters: [{ resolve, reject, link }], attempts: 0 };
       this.#candidates.set(plant.id, candidate);
       this.#enqueue(candidate);
     });
@@ -150,6 +174,7 @@ export class GroupCommit {
         take++;
       }
       const batch = this.#queue.splice(0, take);
+      const span = startBatchSpan(this.#span, batch);
       this.#inFlight++;
       this.#statements++;
       this.#rows += batch.length;
@@ -175,12 +200,18 @@ export class GroupCommit {
             this.#options.slotTimeout,
           )
         : undefined;
-      void this.#run(batch, slot).finally(free);
+      // With the batch's span active and a driver's own instrumentation silent (see StoreSpan.run).
+      void (
+        span === undefined ? this.#run(batch, slot, undefined) : span.run(() => this.#run(batch, slot, span))
+      ).finally(free);
     }
   }
 
-  /** One statement for `batch`, then a select for the ids it did not create; settles every waiter. */
-  async #run(batch: Candidate[], slot: Slot): Promise<void> {
+  /**
+   * One statement for `batch`, then a select for the ids it did not create; settles every waiter, then
+   * ends the batch's span.
+   */
+  async #run(batch: Candidate[], slot: Slot, span: StoreSpan | undefined): Promise<void> {
     let client: PostgresPoolClient | undefined;
     let release: (error?: Error) => void = ignore;
     let broken: unknown;
@@ -189,7 +220,10 @@ export class GroupCommit {
     let open = false;
     const timeout = this.#options.transactionTimeout;
     try {
-      client = await this.#options.pool.connect();
+      const { pool } = this.#options;
+      // A failover's choice of a server is an event on the span of each batch that waits for it.
+      client = await (pool instanceof FailoverPool ? pool.connect(span) : pool.connect());
+      span?.setAttributes(connectionAttributes(client));
       release = holdClient(client);
       slot.abandon = release;
       // Given up while it waited for the connection: the connection is sound, and nothing is sent.
@@ -198,20 +232,21 @@ export class GroupCommit {
         throw slot.reason ?? new Error('Connection terminated: the statement was given up before it was sent');
       }
       unwatch =
-        this.#options.lostStatements?.watch(client, () =>
+        this.#options.lostStatements?.watch(client, () => {
+          span?.event(BATCH_EVENTS.lostStatement);
           slot.giveUp(
             new Error(
               'Connection terminated: the database never received the statement or finished it long ago, and no answer came (the network lost it)',
             ),
-          ),
-        ) ?? ignore;
+          );
+        }) ?? ignore;
       sent = true;
       if (timeout !== undefined) {
         // One simple-protocol message: the transaction and its timeout cost one round trip.
         await client.query({ text: `BEGIN; SET LOCAL statement_timeout = ${timeout}` });
         open = true;
       }
-      const inserted = await this.#statement<{ id: string }>(client, 'insert', this.#insertSql, [
+      const inserted = await this.#statement<{ id: string }>(client, span, 'insert', this.#insertSql, [
         batch.map((c) => c.key),
         batch.map((c) => encodeText(c.plant.name)),
         batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
@@ -220,7 +255,9 @@ export class GroupCommit {
       const taken = batch.filter((c) => !created.has(c.key));
       const stored = new Map<string, StoredRow>();
       if (taken.length > 0) {
-        const found = await this.#statement<StoredRow>(client, 'select', this.#selectSql, [taken.map((c) => c.key)]);
+        const found = await this.#statement<StoredRow>(client, span, 'select', this.#selectSql, [
+          taken.map((c) => c.key),
+        ]);
         for (const row of found.rows) stored.set(row.id, row);
       }
       if (open) {
@@ -262,17 +299,20 @@ export class GroupCommit {
       const failure = isUnavailable(error)
         ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
         : unexpected(error, this.#options.table, this.#options.target);
+      span?.fail(failure, statusCodeAttributes(error));
       for (const candidate of batch) this.#settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
       unwatch();
       // A connection that failed is thrown away, not handed to the next batch.
       release(broken === undefined ? undefined : (broken as Error));
+      span?.end();
     }
   }
 
   /** One of the store's two statements, named while names are in use. */
   async #statement<Row>(
     client: PostgresPoolClient,
+    span: StoreSpan | undefined,
     which: keyof StatementNames,
     text: string,
     values: unknown[],
@@ -286,6 +326,7 @@ export class GroupCommit {
       // then has no names to drop.
       if (name === undefined || !this.#options.unnamedOnTrouble || !isPreparedStatementTrouble(code)) throw error;
       this.#names = undefined;
+      span?.event(BATCH_EVENTS.poolerFallback, statusCodeAttributes(error));
       return client.query<Row>({ text, values, types: this.#options.types });
     }
   }
@@ -319,8 +360,8 @@ function unavailableMessage(error: unknown, target: string, sent: boolean): stri
  * the app answers 500, and the message, which its log line carries, names the SQLSTATE.
  */
 function unexpected(error: unknown, table: string, target: string): unknown {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return error;
+  const code = sqlStateOf(error);
+  if (code === undefined) return error;
   return new PostgresStoreError(
     'statement',
     target,
