@@ -3,6 +3,7 @@
 // neither @plant-store/store-postgres, its optional peer, nor the `pg` driver is there. The memory and
 // file stores serve; `--database`, its variable, `--workers` (which needs it) and `import` name the
 // package to install and exit 2 before anything starts. With the peer installed: tarballs.test.ts.
+// Nor is @opentelemetry/sdk-node, the optional peer of `--otel`: the flag and its variable name it.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -16,6 +17,7 @@ const work = scratchDirectory('plant-store-server-alone-');
 const app = join(work, 'app');
 const SERVER_AND_DEPENDENCIES = ['@plant-store/core', '@plant-store/store-file', '@plant-store/server'];
 const INSTALL_MESSAGE = 'npm install @plant-store/store-postgres';
+const OTEL_INSTALL_MESSAGE = 'npm install @opentelemetry/sdk-node @opentelemetry/api';
 // Never reached: the command stops before it would connect.
 const DATABASE_URL = 'postgres://plants:secret@127.0.0.1:1/plants';
 
@@ -57,6 +59,17 @@ it.each([
   const result = await runCli(app, args, { ...process.env, ...env });
   expect(result.status, result.stderr).toBe(2);
   expect(result.stderr).toContain(INSTALL_MESSAGE);
+  expect(result.stdout).not.toContain('listening');
+});
+
+it.each([
+  ['--otel', ['--port', '0', '--token', 't', '--otel'], {}],
+  ['PLANT_STORE_OTEL=1', ['--port', '0', '--token', 't'], { PLANT_STORE_OTEL: '1' }],
+])('exits 2 on %s, naming the command that installs the OpenTelemetry SDK', async (_, args, env) => {
+  expect(existsSync(join(app, 'node_modules/@opentelemetry/sdk-node'))).toBe(false);
+  const result = await runCli(app, args, { ...process.env, ...env });
+  expect(result.status, result.stderr).toBe(2);
+  expect(result.stderr).toContain(OTEL_INSTALL_MESSAGE);
   expect(result.stdout).not.toContain('listening');
 });
 

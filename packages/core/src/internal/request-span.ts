@@ -3,7 +3,7 @@
 import type { Attributes, Span, TextMapGetter } from '@opentelemetry/api';
 import type { PlantStoreRequest, PlantStoreResponse } from '../app-types.js';
 import type { InsertResult } from '../store.js';
-import { type Otel, SPAN_KIND, STATUS_ERROR, spanIn, withSpan, withoutSpan } from './otel.js';
+import { isValid, type Otel, SPAN_KIND, STATUS_ERROR, spanIn, withSpan, withoutSpan } from './otel.js';
 
 /** The methods the conventions name; any other is `_OTHER`. */
 const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE']);
@@ -31,7 +31,9 @@ export async function traceRequest(
   const method = KNOWN_METHODS.has(request.method) ? request.method : '_OTHER';
   const name = `${method === '_OTHER' ? 'HTTP' : method}${onRoute ? ` ${route}` : ''}`;
   const current = spanIn(active);
-  if (current?.isRecording()) {
+  // A span the app's instrumentation made but did not sample records nothing: its decision is
+  // followed (no span of the core's own), and the log still gets its trace's ids.
+  if (current !== undefined && isValid(current.spanContext())) {
     if (onRoute) {
       current.setAttribute('http.route', route);
       current.updateName(name);
@@ -64,10 +66,10 @@ function requestAttributes(request: PlantStoreRequest, method: string, route: st
   if (route !== undefined) attributes['http.route'] = route;
   const host = request.header('host');
   if (host !== null) {
-    // `name:port`, `[v6]:port`, or a name alone.
+    // `name:port`, `[v6]:port` (the address is the IP without its brackets), or a name alone.
     const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host);
     if (match !== null) {
-      attributes['server.address'] = match[1]!;
+      attributes['server.address'] = match[1]!.replace(/^\[(.*)\]$/, '$1');
       if (match[2] !== undefined) attributes['server.port'] = Number(match[2]);
     }
   }
