@@ -18,6 +18,7 @@ import * as ops from './parts/ops.mjs';
 import * as postgres from './parts/postgres.mjs';
 import * as production from './parts/production.mjs';
 import * as servers from './parts/servers.mjs';
+import * as tracing from './parts/tracing.mjs';
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -39,7 +40,7 @@ const ctx = { options, plan: options.plan, tmp, log };
 const startedAt = new Date();
 const sections = [];
 try {
-  for (const part of [servers, postgres, ops, production, client, msw, memory, bundle]) {
+  for (const part of [servers, postgres, ops, production, tracing, client, msw, memory, bundle]) {
     let outcome;
     if (!wants(options, part.name)) outcome = { skipped: true };
     else {

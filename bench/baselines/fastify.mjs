@@ -9,6 +9,10 @@
 // With `log` and `metrics` (the production part) it is what an operator of fastify would run: its
 // pino logger writing one line per request with the fields our `--log` writes, and fastify-metrics
 // (prom-client) on `/metrics`: process metrics and a request duration histogram by status.
+// With `otel` (the tracing part) it is traced as the @fastify/otel README shows with the Node SDK:
+// the SDK started first, configured by the same `OTEL_*` variables as `plant-store-server --otel`,
+// with FastifyOtelInstrumentation registering its plugin on every fastify instance created after it
+// (a `request` span per request, a span per hook and one for the handler, by its defaults).
 import Fastify from 'fastify';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 
@@ -50,7 +54,8 @@ class ApiError extends Error {
 /**
  * Starts the fastify baseline server. With `insert` (postgres-table.mjs), plants are stored through
  * it instead of the Map: it resolves to undefined for a new plant, else to the stored one.
- * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number,
+ * @param {{ port?: number, host?: string, tokens: string[], bodyLimit?: number, log?: boolean,
+ *   metrics?: boolean, otel?: boolean,
  *   insert?(id: number, name: string, tag?: string): Promise<{ name: string, tag?: string } | undefined> }} options
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
@@ -62,7 +67,10 @@ export async function startFastifyServer({
   insert,
   log = false,
   metrics = false,
+  otel = false,
 }) {
+  // Before the instance: the instrumentation hooks fastify's creation of it.
+  const tracing = otel ? await startTracing() : undefined;
   const accepted = tokens.map((token) => Buffer.from(token, 'utf8'));
   const plants = new Map();
   const app = Fastify({
@@ -197,7 +205,34 @@ export async function startFastifyServer({
 
   await app.listen({ port, host });
   const address = app.server.address();
-  return { url: `http://${address.address}:${address.port}`, close: () => app.close() };
+  return {
+    url: `http://${address.address}:${address.port}`,
+    async close() {
+      await app.close();
+      // Exports the spans still queued, as the CLI does at exit.
+      await tracing?.shutdown();
+    },
+  };
+}
+
+/**
+ * The OpenTelemetry Node SDK set up as `plant-store-server --otel` sets it up (traces only unless
+ * the variables ask for more; the exporter, protocol, sampler and batching from `OTEL_*`), with
+ * @fastify/otel's instrumentation as its one instrumentation.
+ */
+async function startTracing() {
+  const [{ NodeSDK }, { FastifyOtelInstrumentation }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@fastify/otel'),
+  ]);
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  const sdk = new NodeSDK({
+    ...(process.env.OTEL_SERVICE_NAME === undefined && { serviceName: 'fastify-baseline' }),
+    instrumentations: [new FastifyOtelInstrumentation({ registerOnInitialization: true })],
+  });
+  sdk.start();
+  return sdk;
 }
 
 /** fastify's pino logger as ours is set up: JSON lines on stderr, written asynchronously, ISO time. */

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 
 /** The parts, in the order a run measures them. */
-export const PARTS = ['servers', 'postgres', 'ops', 'production', 'client', 'msw', 'memory', 'bundle'];
+export const PARTS = ['servers', 'postgres', 'ops', 'production', 'tracing', 'client', 'msw', 'memory', 'bundle'];
 
 export const USAGE = `Usage: npm run bench [-- --only <part,…>]
 Parts: ${PARTS.join(', ')}. Environment: BENCH_ONLY=<part,…>, BENCH_QUICK=1 (short runs),

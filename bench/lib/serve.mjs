@@ -16,7 +16,8 @@
 //   cli            the real `plant-store-server` command (packages/server/dist/cli.js), with
 //                  `--data` when `data` is given (what the soak drives), `--database` and
 //                  `--database-table` when `database` and `table` are (the postgres part), and
-//                  any further flags in `args` (`--log`, `--ops-port 0`: the production part)
+//                  any further flags in `args` (`--log`, `--ops-port 0`: the production part;
+//                  `--otel`: the tracing part)
 //
 // Every kind but `cli` runs through this file as the child's entry: `node serve.mjs <kind> <json>`
 // prints `READY {"url":…}`, closes on SIGTERM or SIGINT and exits 0 (which is also what lets
@@ -33,12 +34,18 @@ const CLI = fileURLToPath(new URL('../../packages/server/dist/cli.js', import.me
  * @param {'raw' | 'fastify' | 'raw-pg' | 'fastify-pg' | 'ours' | 'trivial' | 'module' | 'cli'} kind
  * @param {{ tokens?: string[], data?: string, module?: string, database?: string, table?: string,
  *   poolSize?: number, args?: string[] }} options
- * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean, stderrPath?: string }} [how]
- *   `stderrPath`: the child's stderr to that file (its log) rather than kept in memory
+ * @param {{ core?: number, nodeArgs?: string[], valgrind?: boolean, stderrPath?: string,
+ *   env?: Record<string, string> }} [how]
+ *   `stderrPath`: the child's stderr to that file (its log) rather than kept in memory; `env`:
+ *   variables added to the bench's own for the child (the `OTEL_*` of a traced server)
  * @returns {Promise<{ url: string, opsUrl?: string, pid: number, stderr(): string, exited: Promise<object>,
  *   stop(graceMs?: number): Promise<{ code: number | null, signal: string | null, killed: boolean }> }>}
  */
-export async function startServer(kind, options = {}, { core = 0, nodeArgs = [], valgrind = false, stderrPath } = {}) {
+export async function startServer(
+  kind,
+  options = {},
+  { core = 0, nodeArgs = [], valgrind = false, stderrPath, env } = {},
+) {
   const args =
     kind === 'cli'
       ? [
@@ -54,7 +61,13 @@ export async function startServer(kind, options = {}, { core = 0, nodeArgs = [],
           ...(options.args ?? []),
         ]
       : [SELF, kind, JSON.stringify(options)];
-  const proc = spawnNode(args, { core, nodeArgs, valgrind, stderrPath });
+  const proc = spawnNode(args, {
+    core,
+    nodeArgs,
+    valgrind,
+    stderrPath,
+    ...(env !== undefined && { env: { ...process.env, ...env } }),
+  });
   // The CLI's banner names its operations listener on the line after `listening on`.
   let opsUrl;
   proc.lines.on('line', (line) => {

@@ -50,7 +50,9 @@ export async function runHeadToHead(available, pending, ctx) {
  * Blocks of a fresh pair on the servers' core at the same time, under `loader`: each block starts
  * both with `start(contender)` (resolving `{ url, pid, stop(), logPath? }`), warms up, then runs
  * the plan's head-to-head rounds, the start order swapped every round. Each side's result gains its
- * CPU µs per request and, with a `logPath`, the bytes its log grew by per request. `token(contender)`
+ * CPU µs per request and, with a `logPath`, the bytes its log grew by per request; with `counts()`
+ * (synchronous, returning running totals such as `{ spans, bytes }` counted elsewhere), `<name>PerRequest`
+ * of each total over the measured window. `token(contender)`
  * is the bearer token of each side (the run's token by default). `during(running)`, when given, runs
  * beside a block (a scraper) and returns what stops it.
  * @returns {Promise<({ a: object, b: object } | undefined)[]>} undefined for a failed block's rounds
@@ -87,6 +89,7 @@ export async function runPairBlocks(loader, ctx, { key, workload, pair, start, t
         const [ra, rb] = ordered(results);
         const withCpu = (result, i) => ({
           ...result,
+          ...perRequest(atStart[i].counts, atEnd[i].counts, result.total),
           cpuUsPerRequest: ((atEnd[i].cpu - atStart[i].cpu) * 1e6) / result.total,
           logBytesPerRequest: (atEnd[i].logBytes - atStart[i].logBytes) / result.total,
           valid: workload.expect(result.statusCodes),
@@ -107,7 +110,10 @@ export async function runPairBlocks(loader, ctx, { key, workload, pair, start, t
   return rounds;
 }
 
-/** A running server's CPU seconds so far and the size of its log file (NaN without one). */
+/**
+ * A running server's CPU seconds so far, the size of its log file (NaN without one) and its
+ * `counts()`, where it has them.
+ */
 function sample(running) {
   let logBytes = Number.NaN;
   if (running.logPath !== undefined) {
@@ -115,7 +121,16 @@ function sample(running) {
       logBytes = statSync(running.logPath).size;
     } catch {}
   }
-  return { cpu: procCpuSeconds(running.pid), logBytes };
+  return { cpu: procCpuSeconds(running.pid), logBytes, counts: running.counts?.() ?? {} };
+}
+
+/** `{ <name>PerRequest }` for every total counted at both ends of a window of `total` requests. */
+function perRequest(atStart, atEnd, total) {
+  return Object.fromEntries(
+    Object.keys(atEnd)
+      .filter((name) => Number.isFinite(atStart[name]))
+      .map((name) => [`${name}PerRequest`, (atEnd[name] - atStart[name]) / total]),
+  );
 }
 
 /** The head-to-head table and its per-round ratios. */

@@ -78,9 +78,13 @@ function requestAttributes(request: PlantStoreRequest, method: string, route: st
   return attributes;
 }
 
+/**
+ * The answer with the span's ids. Object.assign, not a spread: on Node 20 the spread of these objects
+ * takes a slow path, which cost a traced server a tenth of its requests per second (bench/README.md).
+ */
 function withIds(response: PlantStoreResponse, span: Span): PlantStoreResponse {
   const { traceId, spanId } = span.spanContext();
-  return { ...response, trace: { traceId, spanId } };
+  return Object.assign({}, response, { trace: { traceId, spanId } });
 }
 
 /**
