@@ -87,7 +87,7 @@ describe('the fastify baseline traced, exporting to the sink', () => {
 it('answers 200 to what it cannot read, counting it, and 404 off the traces path', async () => {
   const sink = await startSink();
   once(() => sink.stop());
-  const post = (path: string, type: string, body: string | Uint8Array) =>
+  const post = (path: string, type: string, body: string | Uint8Array<ArrayBuffer>) =>
     fetch(`${sink.url}${path}`, { method: 'POST', headers: { 'content-type': type }, body }).then(
       (response) => response.status,
     );

@@ -84,7 +84,9 @@ function requestAttributes(request: PlantStoreRequest, method: string, route: st
  */
 function withIds(response: PlantStoreResponse, span: Span): PlantStoreResponse {
   const { traceId, spanId } = span.spanContext();
-  return Object.assign({}, response, { trace: { traceId, spanId } });
+  const traced: { -readonly [K in keyof PlantStoreResponse]: PlantStoreResponse[K] } = Object.assign({}, response);
+  traced.trace = { traceId, spanId };
+  return traced;
 }
 
 /**
