@@ -8,9 +8,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // - postgres: real PostgreSQL servers (one shared by the run, some of a file's own), PgBouncer;
 // - runtimes: Bun, Deno, workerd and Chromium;
 // - packaging: `npm pack` tarballs installed in fresh projects, mostly waiting on npm and the disk.
-// Unit runs first, alone, so a broken core fails in seconds; the rest share one pool of workers, more
-// than the cores since much of their time is spent waiting on children, sockets and npm. Speed is never
-// asserted here (see `npm run bench`).
+// Every project shares one pool of workers, more than the cores since much of the run is spent waiting
+// on children, sockets and npm: the longest files start first and the unit files, quick and all CPU,
+// fill the cores while npm installs wait (`npm run test:unit` runs them alone, in seconds). Speed is
+// never asserted here (see `npm run bench`).
 
 /** What every project shares: room for servers, browsers and child processes to start. */
 export const sharedTestSettings = {
@@ -78,7 +79,7 @@ function files(name: ProjectName): { include: string[]; exclude: string[] } {
   return { include: [...FILES[name]], exclude: [...EXCLUDED, ...claimed] };
 }
 
-/** Workers of the projects after unit, all in one pool: children, sockets and npm leave cores idle. */
+/** Workers of every project, all in one pool: children, sockets and npm leave cores idle. */
 const SHARED_WORKERS = 3;
 
 function project(
@@ -92,7 +93,6 @@ function project(
       ...sharedTestSettings,
       pool: 'forks',
       maxWorkers: SHARED_WORKERS,
-      sequence: { groupOrder: 1 },
       ...settings,
     },
   };
@@ -100,10 +100,10 @@ function project(
 
 /**
  * Which project's files start first in the shared pool: the longest (npm installs, failovers) before the
- * many short ones, so the run does not end waiting on an install that started last. Within a project,
- * vitest's own order (the slowest of the last run first, or the largest file).
+ * many short ones, so the run does not end waiting on an install that started last; the unit files last.
+ * Within a project, vitest's own order (the slowest of the last run first, or the largest file).
  */
-const STARTS_FIRST: readonly ProjectName[] = ['packaging', 'postgres', 'runtimes', 'integration'];
+const STARTS_FIRST: readonly ProjectName[] = ['packaging', 'postgres', 'runtimes', 'integration', 'unit'];
 
 class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -112,10 +112,7 @@ class LongestFirstSequencer extends BaseSequencer {
       return at === -1 ? STARTS_FIRST.length : at;
     };
     const sorted = await super.sort(files);
-    return sorted.sort(
-      (a, b) =>
-        (a.project.config.sequence.groupOrder ?? 0) - (b.project.config.sequence.groupOrder ?? 0) || rank(a) - rank(b),
-    );
+    return sorted.sort((a, b) => rank(a) - rank(b));
   }
 }
 
@@ -127,8 +124,6 @@ export default defineConfig({
     projects: [
       project('unit', {
         pool: 'threads',
-        maxWorkers: 2,
-        sequence: { groupOrder: 0 },
         typecheck: {
           enabled: true,
           include: ['packages/*/test/**/*.test-d.ts'],
