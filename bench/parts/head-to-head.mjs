@@ -8,7 +8,7 @@
 import { statSync } from 'node:fs';
 import { WORKLOADS, headKey, headToHeadPairs, serverOptions } from '../lib/contenders.mjs';
 import { procCpuSeconds, startLoader } from '../lib/proc.mjs';
-import { errorDetail, errorText, fmt } from '../lib/report.mjs';
+import { errorDetail, errorText, fmt, met, target } from '../lib/report.mjs';
 import { startServer } from '../lib/serve.mjs';
 import { headRatio, median, range } from '../lib/stats.mjs';
 
@@ -183,4 +183,50 @@ function statuses(rounds, side) {
     .map(([code, count]) => `${code}: ${fmt.int(count)}`)
     .join(', ');
   return errors ? `${text}, errors: ${fmt.int(errors)}` : text;
+}
+
+/** The targets of `pairs` (`{ a, b, limit? }` of `byId`'s contenders) that have a limit, as a part names them. */
+export function pairTargets(part, pairs, byId) {
+  const what = (pair) => `${part}: ${byId.get(pair.a).label} / ${byId.get(pair.b).label} req/s`;
+  return pairs.filter((pair) => pair.limit !== undefined).map((pair) => [what(pair), `≥ ${pair.limit.toFixed(2)}x`]);
+}
+
+/**
+ * The table rows, per-round notes and targets of `pairs` run by {@link runPairBlocks}: req/s a / b,
+ * their ratio and its range, p99 and CPU per request, then the part's own `columns` (`{ field,
+ * format }`: the median of that field on each side, "a / b"), the target and whether it is met.
+ * `rounds` holds each pair's rounds by `a~b`, `pending` why a pair has none.
+ */
+export function pairReport(part, pairs, byId, { rounds, pending }, columns) {
+  const rows = [];
+  const notes = [];
+  const targets = [];
+  for (const pair of pairs) {
+    const key = `${pair.a}~${pair.b}`;
+    const all = rounds.get(key) ?? [];
+    const done = all.filter(Boolean);
+    const what = `${part}: ${byId.get(pair.a).label} / ${byId.get(pair.b).label} req/s`;
+    const name = `${byId.get(pair.a).label} vs ${byId.get(pair.b).label}`;
+    const limit = pair.limit === undefined ? 'reported' : `≥ ${pair.limit.toFixed(2)}x`;
+    if (done.length === 0) {
+      const why = pending.get(key) ?? 'not run';
+      rows.push(`| ${name} | ${why} |${' |'.repeat(4 + columns.length)} ${limit} | — |`);
+      if (pair.limit !== undefined) targets.push(target(what, why, limit, undefined));
+      continue;
+    }
+    const rps = headRatio(all);
+    const of = (side, field) => median(done.map((r) => r[side][field]));
+    const both = (field, format) => `${format(of('a', field))} / ${format(of('b', field))}`;
+    const cpu = headRatio(all, 'cpuUsPerRequest');
+    const p99 = headRatio(all, 'p99Ms');
+    const valid = done.every((r) => r.a.valid && r.b.valid);
+    const ok = pair.limit === undefined ? undefined : valid && rps.ratio >= pair.limit;
+    const own = columns.map(({ field, format }) => ` ${both(field, format)} |`).join('');
+    rows.push(
+      `| ${name} | ${both('rps', fmt.int)} | **${fmt.ratio(rps.ratio)}** | ${range(rps.rounds)} | ${both('p99Ms', fmt.ms)} (${fmt.ratio(p99.ratio)}) | ${both('cpuUsPerRequest', fmt.us)} (${fmt.ratio(cpu.ratio)}) |${own} ${limit} | ${valid ? met(ok) : '**unexpected statuses**'} |`,
+    );
+    notes.push(`- ${name}, req/s a / b per round: ${fmt.rounds(rps.rounds)}.`);
+    if (pair.limit !== undefined) targets.push(target(what, fmt.ratio(rps.ratio), limit, ok));
+  }
+  return { rows, notes, targets };
 }

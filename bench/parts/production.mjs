@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { WORKLOADS } from '../lib/contenders.mjs';
 import { startLoader } from '../lib/proc.mjs';
 import { scrapeEverySecond } from '../lib/scrape.mjs';
-import { errorText, fmt, met, notMeasured, target } from '../lib/report.mjs';
+import { errorText, fmt, notMeasured } from '../lib/report.mjs';
 import { startServer } from '../lib/serve.mjs';
-import { headRatio, median, range } from '../lib/stats.mjs';
-import { runPairBlocks } from './head-to-head.mjs';
+import { pairReport, pairTargets, runPairBlocks } from './head-to-head.mjs';
 
 export const name = 'production';
 const TITLE = '### Production: logs, metrics and JWTs on';
@@ -152,44 +151,13 @@ export async function run(ctx) {
 }
 
 export function report(outcome, { plan }) {
-  const what = (pair) => `production: ${byId.get(pair.a).label} / ${byId.get(pair.b).label} req/s`;
-  const limited = PAIRS.filter((pair) => pair.limit !== undefined);
-  if (!outcome.value)
-    return notMeasured(
-      TITLE,
-      outcome,
-      limited.map((pair) => [what(pair), `≥ ${pair.limit.toFixed(2)}x`]),
-    );
-  const { rounds, pending, tally } = outcome.value;
-  const rows = [];
-  const notes = [];
-  const targets = [];
-  for (const pair of PAIRS) {
-    const key = `${pair.a}~${pair.b}`;
-    const all = rounds.get(key) ?? [];
-    const done = all.filter(Boolean);
-    const name = `${byId.get(pair.a).label} vs ${byId.get(pair.b).label}`;
-    const limit = pair.limit === undefined ? 'reported' : `≥ ${pair.limit.toFixed(2)}x`;
-    if (done.length === 0) {
-      const why = pending.get(key) ?? 'not run';
-      rows.push(`| ${name} | ${why} | | | | | | ${limit} | — |`);
-      if (pair.limit !== undefined) targets.push(target(what(pair), why, limit, undefined));
-      continue;
-    }
-    const rps = headRatio(all);
-    const of = (side, field) => median(done.map((r) => r[side][field]));
-    const cpu = headRatio(all, 'cpuUsPerRequest');
-    const p99 = headRatio(all, 'p99Ms');
-    const valid = done.every((r) => r.a.valid && r.b.valid);
-    const ok = pair.limit === undefined ? undefined : valid && rps.ratio >= pair.limit;
-    const bytes = (side) =>
-      Number.isFinite(of(side, 'logBytesPerRequest')) ? fmt.int(of(side, 'logBytesPerRequest')) : '—';
-    rows.push(
-      `| ${name} | ${fmt.int(of('a', 'rps'))} / ${fmt.int(of('b', 'rps'))} | **${fmt.ratio(rps.ratio)}** | ${range(rps.rounds)} | ${fmt.ms(of('a', 'p99Ms'))} / ${fmt.ms(of('b', 'p99Ms'))} (${fmt.ratio(p99.ratio)}) | ${fmt.us(of('a', 'cpuUsPerRequest'))} / ${fmt.us(of('b', 'cpuUsPerRequest'))} (${fmt.ratio(cpu.ratio)}) | ${bytes('a')} / ${bytes('b')} | ${limit} | ${valid ? met(ok) : '**unexpected statuses**'} |`,
-    );
-    notes.push(`- ${name}, req/s a / b per round: ${fmt.rounds(rps.rounds)}.`);
-    if (pair.limit !== undefined) targets.push(target(what(pair), fmt.ratio(rps.ratio), limit, ok));
-  }
+  if (!outcome.value) return notMeasured(TITLE, outcome, pairTargets('production', PAIRS, byId));
+  const { tally } = outcome.value;
+  // The log's bytes per request; none (—) for a server that writes no log.
+  const logBytes = (n) => (Number.isFinite(n) ? fmt.int(n) : '—');
+  const { rows, notes, targets } = pairReport('production', PAIRS, byId, outcome.value, [
+    { field: 'logBytesPerRequest', format: logBytes },
+  ]);
   return {
     targets,
     lines: [

@@ -12,10 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { WORKLOADS } from '../lib/contenders.mjs';
 import { startOtlpSink } from '../lib/otlp-sink.mjs';
 import { startLoader } from '../lib/proc.mjs';
-import { errorText, fmt, met, notMeasured, target } from '../lib/report.mjs';
+import { errorText, fmt, notMeasured } from '../lib/report.mjs';
 import { startServer } from '../lib/serve.mjs';
-import { headRatio, median, range } from '../lib/stats.mjs';
-import { runPairBlocks } from './head-to-head.mjs';
+import { pairReport, pairTargets, runPairBlocks } from './head-to-head.mjs';
 
 export const name = 'tracing';
 const TITLE = '### Tracing: OpenTelemetry on';
@@ -122,44 +121,13 @@ function sinkTotals(totals) {
 }
 
 export function report(outcome, { plan }) {
-  const what = (pair) => `tracing: ${byId.get(pair.a).label} / ${byId.get(pair.b).label} req/s`;
-  const limited = PAIRS.filter((pair) => pair.limit !== undefined);
-  if (!outcome.value)
-    return notMeasured(
-      TITLE,
-      outcome,
-      limited.map((pair) => [what(pair), `≥ ${pair.limit.toFixed(2)}x`]),
-    );
-  const { rounds, pending, totals } = outcome.value;
-  const rows = [];
-  const notes = [];
-  const targets = [];
-  for (const pair of PAIRS) {
-    const key = `${pair.a}~${pair.b}`;
-    const all = rounds.get(key) ?? [];
-    const done = all.filter(Boolean);
-    const name = `${byId.get(pair.a).label} vs ${byId.get(pair.b).label}`;
-    const limit = pair.limit === undefined ? 'reported' : `≥ ${pair.limit.toFixed(2)}x`;
-    if (done.length === 0) {
-      const why = pending.get(key) ?? 'not run';
-      rows.push(`| ${name} | ${why} | | | | | | | ${limit} | — |`);
-      if (pair.limit !== undefined) targets.push(target(what(pair), why, limit, undefined));
-      continue;
-    }
-    const rps = headRatio(all);
-    const of = (side, field) => median(done.map((r) => r[side][field]));
-    const cpu = headRatio(all, 'cpuUsPerRequest');
-    const p99 = headRatio(all, 'p99Ms');
-    const valid = done.every((r) => r.a.valid && r.b.valid);
-    const ok = pair.limit === undefined ? undefined : valid && rps.ratio >= pair.limit;
-    const both = (field, format) => `${format(of('a', field))} / ${format(of('b', field))}`;
-    const spans = (n) => (Number.isFinite(n) ? n.toFixed(2) : '—');
-    rows.push(
-      `| ${name} | ${both('rps', fmt.int)} | **${fmt.ratio(rps.ratio)}** | ${range(rps.rounds)} | ${both('p99Ms', fmt.ms)} (${fmt.ratio(p99.ratio)}) | ${both('cpuUsPerRequest', fmt.us)} (${fmt.ratio(cpu.ratio)}) | ${both('spansPerRequest', spans)} | ${both('exportBytesPerRequest', fmt.int)} | ${limit} | ${valid ? met(ok) : '**unexpected statuses**'} |`,
-    );
-    notes.push(`- ${name}, req/s a / b per round: ${fmt.rounds(rps.rounds)}.`);
-    if (pair.limit !== undefined) targets.push(target(what(pair), fmt.ratio(rps.ratio), limit, ok));
-  }
+  if (!outcome.value) return notMeasured(TITLE, outcome, pairTargets('tracing', PAIRS, byId));
+  const { totals } = outcome.value;
+  const spans = (n) => (Number.isFinite(n) ? n.toFixed(2) : '—');
+  const { rows, notes, targets } = pairReport('tracing', PAIRS, byId, outcome.value, [
+    { field: 'spansPerRequest', format: spans },
+    { field: 'exportBytesPerRequest', format: fmt.int },
+  ]);
   for (const [id, sum] of sinkTotals(totals)) {
     notes.push(
       `- ${byId.get(id)?.label ?? id}: ${fmt.int(sum.exports)} exports to the sink, ${fmt.int(sum.spans)} spans in ${fmt.mib(sum.bytes / 2 ** 20)} MiB (${fmt.int(sum.spans / sum.exports)} spans and ${fmt.int(sum.bytes / sum.exports)} bytes an export)${sum.failed ? `; **${fmt.int(sum.failed)} exports the sink could not read**` : ''}.`,
