@@ -57,6 +57,7 @@ const FILES = {
     'test/runtimes/**/*.test.ts',
     'test/contract/msw-browser.test.ts',
     'test/contract/browser/**/*.test.ts',
+    'test/site/**/*.test.ts',
     'examples/react/**/*.test.ts',
     'examples/browser-worker/**/*.test.ts',
   ],

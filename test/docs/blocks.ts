@@ -8,11 +8,11 @@
 // - an `sh` block runs when every command in it is one the test can run here (the CLI against a real
 //   server, `npm install` of packages that exist), and must be marked `illustration` otherwise;
 // - any other language (sql, yaml, text) is shown as a file, or marked `illustration`.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { root } from '../../scripts/published-pages.mjs';
 
-export const root = fileURLToPath(new URL('../..', import.meta.url));
+export { publishedPages, root } from '../../scripts/published-pages.mjs';
 
 export type Mark = 'run' | 'fragment' | 'illustration' | 'file';
 
@@ -25,25 +25,6 @@ export interface Block {
   readonly code: string;
   /** For `file`: the repository path the block shows. */
   readonly file?: string;
-}
-
-/** Every Markdown page users read: README.md, packages/*, docs/, examples/**, bench/. */
-export function publishedPages(): string[] {
-  const pages = ['README.md', 'bench/README.md'];
-  for (const name of readdirSync(join(root, 'packages')).sort()) {
-    if (existsSync(join(root, 'packages', name, 'README.md'))) pages.push(`packages/${name}/README.md`);
-  }
-  for (const name of readdirSync(join(root, 'docs')).sort()) if (name.endsWith('.md')) pages.push(`docs/${name}`);
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-      if (entry.name === 'node_modules' || entry.name.startsWith('.') || entry.name === 'dist') continue;
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name === 'README.md') pages.push(path);
-    }
-  };
-  walk('examples');
-  return pages;
 }
 
 const fence = /^```([a-z]*)([^\n]*)\n([\s\S]*?)^```$/gm;
