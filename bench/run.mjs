@@ -1,12 +1,14 @@
 // `npm run bench`: measures the plant store against its targets (bench/README.md) and prints the
-// results. A full run also writes them into bench/README.md, between its marker comments, and the
-// figures docs/ quotes from them into those pages (lib/doc-figures.mjs); a run of
+// results. A full run also writes them into bench/README.md, between its marker comments, the
+// figures docs/ quotes from them into those pages (lib/doc-figures.mjs), and the charts drawn from
+// them into bench/charts/, each shown in the block beside its table (lib/charts.mjs); a run of
 // some parts (`-- --only servers`, BENCH_ONLY) or a short one (BENCH_QUICK=1) leaves the page alone.
 // Servers and load generator run in separate processes pinned to separate cores (taskset), on
 // 127.0.0.1 only; every step is bounded and the run stops by itself.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeCharts } from './lib/charts.mjs';
 import { writeDocFigures } from './lib/doc-figures.mjs';
 import { BenchUsageError, USAGE, readOptions, wants } from './lib/options.mjs';
 import { errorDetail, errorText, renderResults, writeReadmeResults } from './lib/report.mjs';
@@ -67,8 +69,20 @@ const results = renderResults({ startedAt, options, sections });
 process.stdout.write(`${results}\n`);
 if (options.full) {
   writeReadmeResults(results);
-  writeDocFigures();
-  log('bench: wrote the results into bench/README.md, and its figures into docs/operations.md and docs/postgres.md');
+  log('bench: wrote the results into bench/README.md');
+  // The block is written by now: neither of these may cost it, nor the other, by failing.
+  try {
+    writeDocFigures();
+    log('bench: wrote its figures into docs/operations.md and docs/postgres.md');
+  } catch (error) {
+    log(`bench: the figures of docs/ not written: ${errorText(error)}`);
+  }
+  try {
+    for (const chart of writeCharts()) log(`bench: chart ${chart.file} not drawn: ${chart.error}`);
+    log('bench: drew its charts into bench/charts/');
+  } catch (error) {
+    log(`bench: the charts not written: ${errorText(error)}`);
+  }
 } else {
   const copy = join(tmpdir(), 'plant-store-bench-partial.md');
   writeFileSync(copy, `${results}\n`);

@@ -25,7 +25,11 @@ it('counts answered and failed scrapes from its own process, one last scrape inc
     [`${base}/metrics`, `${base}/broken`, 'http://127.0.0.1:1/metrics'],
     tally,
   );
-  await new Promise((resolve) => setTimeout(resolve, 2_300));
+  // The first scrape comes a second after the scraper's process is up, however long that took (a
+  // loaded machine starts a process slowly): from it, 1.3 s hold the second one.
+  const deadline = Date.now() + 10_000;
+  while (scraped < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 1_300));
   await stop();
   // Two scrapes a second apart, then the last one: each of the three urls every time.
   expect(tally.ok).toBeGreaterThanOrEqual(3);
