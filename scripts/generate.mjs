@@ -23,7 +23,7 @@ const header = `// This file is generated from openapi.yaml by \`npm run generat
 const corePlantRules = join(root, 'packages/core/src/internal/new-plant.ts');
 
 /** The core's PLANT_MESSAGES, read by running the core's own module (bundled by esbuild, in memory). */
-async function corePlantMessages() {
+export async function corePlantMessages() {
   const { outputFiles } = await build({
     entryPoints: [corePlantRules],
     bundle: true,

@@ -8,6 +8,6 @@ const section = readme.slice(readme.indexOf('<!-- section:errors -->'), readme.i
 
 describe('README error table', () => {
   it.each(Object.entries(ErrorCode))('lists %s with its code and status', (name, code) => {
-    expect(section).toContain(`| ${errorStatus[code]} | ${code} | \`ErrorCode.${name}\` |`);
+    expect(section).toContain(`| ${code} | ${errorStatus[code]} | \`ErrorCode.${name}\` |`);
   });
 });

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { USAGE } from '../src/internal/cli-options.js';
 import {
+  flagReference,
   REFERENCE_COMMAND,
   REFERENCE_END,
   REFERENCE_PAGE,
   REFERENCE_START,
-  withFlagReference,
 } from '../src/internal/options/reference.js';
 import { ENTRIES } from '../src/internal/options/table.js';
+import { withSection } from '../../../scripts/page-sections.mjs';
 import { publishedPages, root } from '../../../test/docs/blocks.js';
 
 const read = (page: string) => readFileSync(join(root, page), 'utf8');
@@ -19,7 +20,8 @@ const read = (page: string) => readFileSync(join(root, page), 'utf8');
 it(`has the flag reference of ${REFERENCE_PAGE} as the option table makes it`, () => {
   const page = read(REFERENCE_PAGE);
   expect(page, `${REFERENCE_PAGE} has a ${REFERENCE_START} … ${REFERENCE_END} section`).toContain(REFERENCE_START);
-  expect(page === withFlagReference(page), `the flag reference is stale: run ${REFERENCE_COMMAND}`).toBe(true);
+  const made = withSection(page, REFERENCE_START, REFERENCE_END, flagReference());
+  expect(page === made, `the flag reference is stale: run ${REFERENCE_COMMAND}`).toBe(true);
 });
 
 it('names every flag and variable of the table in the reference and in --help', () => {

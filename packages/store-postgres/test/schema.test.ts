@@ -1,5 +1,6 @@
 // The plant table at start: created when absent (unless createTable is false), accepted when it has the
-// shape of the README's DDL, refused with a message naming the difference otherwise, and never altered.
+// shape of the DDL docs/postgres.md gives, refused with a message naming the difference otherwise, and
+// never altered.
 // The DDL-less mode runs as a role that may only read and insert.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => db?.close());
 
-/** The plant table as the package README gives it to a DBA. */
+/** The plant table as docs/postgres.md gives it to a DBA. */
 const DDL = (table: string) =>
   `CREATE TABLE ${table} (\n  id bigint PRIMARY KEY,\n  name text NOT NULL,\n  tag text\n)`;
 
@@ -35,7 +36,7 @@ const columnsOf = (table: string) =>
   );
 
 describe('PostgreSQL store: the table', () => {
-  it('creates the table with the DDL of the README when it is absent, and its schema too', async () => {
+  it('creates the table with the DDL of docs/postgres.md when it is absent, and its schema too', async () => {
     const schema = `${db.schema}_new`;
     const store = await createPostgresStore({ connectionString: db.url, schema, table: 'plants' });
     try {
@@ -60,7 +61,7 @@ describe('PostgreSQL store: the table', () => {
     await db.query(`DROP SCHEMA ${schema} CASCADE`);
   });
 
-  it('starts on a table a DBA created with the DDL of the README, with createTable false', async () => {
+  it('starts on a table a DBA created with the DDL of docs/postgres.md, with createTable false', async () => {
     const table = db.table();
     await db.query(DDL(`${db.schema}.${table}`));
     expect(await startError({ table, createTable: false })).toBeUndefined();

@@ -59,11 +59,14 @@ export interface components {
         Error: {
             /**
              * Format: int32
-             * @description Numeric error value; see `x-error-codes` for each code's meaning. Each entry's `userMessage`
-             *     is a short sentence an app may show a person ("This id is already taken.").
+             * @description Numeric error value; see `x-error-codes` for each code's meaning. Each entry's `description`
+             *     says when it is answered, its `remedy` what the caller does about it, and its `userMessage`
+             *     is a short sentence an app may show a person ("This id is already taken."). Entries marked
+             *     `transport` are answered by the reference server's HTTP layer alone, never by the core or
+             *     the mocks.
              */
             error: number;
-            /** @description Text of the error, written for a person; names the field and the rule where there is one. */
+            /** @description Text of the error in English, written for the developer (`userMessage` is for a person using an app); names the field and the rule where there is one. */
             message: string;
         };
     };

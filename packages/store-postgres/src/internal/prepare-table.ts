@@ -26,7 +26,7 @@ export function prepareTable(pool: PostgresPool, place: TablePlace): Promise<voi
         throw new PostgresStoreError(
           'schema',
           place.target,
-          `the table ${place.table} does not exist at ${place.target}, and createTable is false: create it as the store's README shows (CREATE TABLE ${place.table} (id bigint PRIMARY KEY, name text NOT NULL, tag text)), or allow createTable`,
+          `the table ${place.table} does not exist at ${place.target}, and createTable is false: create it (CREATE TABLE ${place.table} (id bigint PRIMARY KEY, name text NOT NULL, tag text)), or allow createTable`,
         );
       }
       await createSchemaAndTable(client, place);
@@ -85,7 +85,7 @@ async function createIfAbsent(client: PostgresPoolClient, statement: string, pla
       throw new PostgresStoreError(
         'refused',
         place.target,
-        `the table ${place.table} does not exist at ${place.target}, and the database user may not create it (${describe(error)}): create it as the store's README shows, and pass createTable: false`,
+        `the table ${place.table} does not exist at ${place.target}, and the database user may not create it (${describe(error)}): create it (CREATE TABLE ${place.table} (id bigint PRIMARY KEY, name text NOT NULL, tag text)), and pass createTable: false`,
         { cause: error },
       );
     }

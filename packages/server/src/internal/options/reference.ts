@@ -1,5 +1,7 @@
 // The flag reference of the server's README, made from the option table: a table of the options of
-// each group, between two markers. `npm run docs:flags` writes it; a test fails when the page differs.
+// each group, between two markers. `npm run docs:flags` writes it (scripts/flag-reference.mjs, with the
+// marker code every generated part of the pages shares); a test fails when the page differs.
+import { tableCell } from '../../../../../scripts/page-sections.mjs';
 import { flagOf, notesOf, variableOf } from './describe.js';
 import { GROUPS, type Group } from './spec.js';
 import { ENTRIES, type OptionName, OPTIONS } from './table.js';
@@ -11,20 +13,11 @@ export const REFERENCE_END = '<!-- flags:end -->';
 export const REFERENCE_PAGE = 'packages/server/README.md';
 export const REFERENCE_COMMAND = 'npm run docs:flags';
 
-/** A table cell: `|` escaped everywhere (code spans too, as GitHub wants), `<` and `>` outside code. */
-function cell(markdown: string): string {
-  return markdown
-    .split('`')
-    .map((part, index) => (index % 2 === 0 ? part.replaceAll('<', '&lt;').replaceAll('>', '&gt;') : part))
-    .join('`')
-    .replaceAll('|', '\\|');
-}
-
 function row(name: OptionName): string {
   const spec = OPTIONS[name];
   const notes = notesOf(name);
   const what = notes.length > 0 ? `${spec.help} (${notes.join('; ')})` : spec.help;
-  return `| ${[flagOf(name), variableOf(name) ?? '', spec.default ?? '', spec.api ?? '', what].map(cell).join(' | ')} |`;
+  return `| ${[flagOf(name), variableOf(name) ?? '', spec.default ?? '', spec.api ?? '', what].map(tableCell).join(' | ')} |`;
 }
 
 function groupTable(group: Group): string[] {
@@ -39,21 +32,13 @@ function groupTable(group: Group): string[] {
   ];
 }
 
-/** The reference, markers included. */
+/** The reference: what stands between the two markers. */
 export function flagReference(): string {
   return [
-    REFERENCE_START,
+    '',
     `<!-- Made from the CLI's option table by \`${REFERENCE_COMMAND}\` (in the repository): edit the table, not this. -->`,
     '',
     ...(Object.keys(GROUPS) as Group[]).flatMap(groupTable),
-    REFERENCE_END,
+    '',
   ].join('\n');
-}
-
-/** `page` with its reference made anew; throws when the page has no markers. */
-export function withFlagReference(page: string): string {
-  const start = page.indexOf(REFERENCE_START);
-  const end = page.indexOf(REFERENCE_END);
-  if (start === -1 || end < start) throw new Error(`no ${REFERENCE_START} … ${REFERENCE_END} section in the page`);
-  return page.slice(0, start) + flagReference() + page.slice(end + REFERENCE_END.length);
 }
