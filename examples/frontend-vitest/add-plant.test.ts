@@ -9,7 +9,9 @@ const mocks = createPlantStoreHandlers({ baseUrl: 'https://api.example.test/v1' 
 const server = setupServer(...mocks.handlers);
 const settings = { baseUrl: 'https://api.example.test/v1', token: 'any-token-works' };
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// A request no handler answers fails the test: msw 2 reads onUnhandledRequest, msw 3 onUnhandledFrame.
+const strict = { onUnhandledRequest: 'error', onUnhandledFrame: 'error' } as const;
+beforeAll(() => server.listen(strict));
 afterEach(async () => {
   server.resetHandlers();
   await mocks.store.clear();

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { withSection } from '../../scripts/page-sections.mjs';
 import { FRONTEND_MAJORS, renderSetupList, renderSetupTable, SETUP_ROWS } from './frontend-setups.js';
 import { repoRoot } from './helpers.js';
 
@@ -23,10 +24,9 @@ const PAGES: readonly [string, string, string][] = [
 ];
 if (process.env.UPDATE_TESTED_SETUPS === '1') {
   for (const [page, name, body] of PAGES) {
-    const marker = new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(<!-- ${name}:end -->)`);
     writeFileSync(
       join(repoRoot, page),
-      read(page).replace(marker, (_all, start, end) => `${start}${body}\n${end}`),
+      withSection(read(page), `<!-- ${name}:start -->\n`, `<!-- ${name}:end -->`, `${body}\n`),
     );
   }
 }
@@ -54,13 +54,11 @@ it('each row is run by its wrapper, and msw 3 is claimed only where the matrix i
   }
 });
 
-it("the mocks' page shows examples/jest's Jest settings as the config has them", () => {
-  const page = read('packages/msw/README.md');
-  // Every quoted value of jest.config.js's settings but the example's own test paths.
-  const values = read('examples/jest/jest.config.js')
-    .split('\n')
-    .filter((line) => !/^\s*(\/\/|\/\*|\*|testMatch)/.test(line))
-    .flatMap((line) => line.match(/'[^']*'/g) ?? []);
-  expect(values.length).toBeGreaterThanOrEqual(5);
-  for (const value of values) expect(page, value).toContain(value);
+it("the mocks' page links the Jest recipe, which shows examples/jest's files as they are", () => {
+  expect(read('packages/msw/README.md')).toContain('/docs/testing.md#jest)');
+  // test/docs/snippets.test.ts compares each block under these markers with its file.
+  const recipe = read('docs/testing.md');
+  for (const file of ['jest.config.js', 'babel.config.cjs', 'jest.setup.js', 'src/mocks.ts']) {
+    expect(recipe).toContain(`<!-- file: examples/jest/${file} -->`);
+  }
 });
