@@ -67,6 +67,9 @@ interface Visit {
   readonly ids: Set<string>;
   /** Errors the page's scripts threw. */
   readonly errors: string[];
+  /** How many images the page shows, and those that did not load, by their source. */
+  readonly images: number;
+  readonly brokenImages: string[];
   /** Why the page did not load at all. */
   readonly failure?: string;
 }
@@ -85,6 +88,10 @@ async function visit(context: BrowserContext, url: string): Promise<Visit> {
       editLink: document.querySelector<HTMLAnchorElement>('a.edit-link-button')?.href,
       links: [...document.querySelectorAll('a[href]')].map((anchor) => (anchor as HTMLAnchorElement).href),
       ids: [...document.querySelectorAll('[id]')].map((element) => element.id),
+      images: document.querySelectorAll('main img').length,
+      brokenImages: [...document.querySelectorAll('img')]
+        .filter((image) => !image.complete || image.naturalWidth === 0)
+        .map((image) => image.getAttribute('src') ?? '(no src)'),
     }));
     return { ...shown, status: response?.status(), ids: new Set(shown.ids), errors };
   } catch (error) {
@@ -99,6 +106,8 @@ async function visit(context: BrowserContext, url: string): Promise<Visit> {
       links: [],
       ids,
       errors,
+      images: 0,
+      brokenImages: [],
       failure: message,
     };
   } finally {
@@ -135,6 +144,7 @@ async function crawl(browser: Browser, home: string): Promise<{ visits: Map<stri
       else if (page.notFound) problems.push(`${from} shows VitePress's 404 page`);
       else if (!page.heading) problems.push(`${from} has no heading: the page did not render`);
       for (const error of page.errors) problems.push(`${from} threw in the browser: ${error}`);
+      for (const image of page.brokenImages) problems.push(`${from} shows an image that did not load: ${image}`);
       for (const link of page.links.map((href) => new URL(href))) {
         if (link.origin !== origin) continue;
         if (link.hash !== '') fragments.push({ path: link.pathname, hash: link.hash, from: path });
@@ -216,6 +226,10 @@ describe('the documentation site', () => {
     // The edit link names the page's file (a README.md), not the index.md it is served as.
     const editLinks = requiredPages().map((page) => [page, visits.get(pageUrl(page))?.editLink]);
     expect(editLinks).toEqual(requiredPages().map((page) => [page, `${REPOSITORY}/edit/main/${page}`]));
+    // The bench's page shows every chart drawn from its results (each loaded, or the crawl said otherwise).
+    const charts = readdirSync(join(root, 'bench/charts')).filter((name) => name.endsWith('.svg'));
+    expect(charts.length).toBeGreaterThan(3);
+    expect(visits.get(pageUrl('bench/README.md'))?.images).toBe(charts.length);
   }, 60_000);
 
   it('names every page of docs/, every package and the bench in the sidebar', async () => {
