@@ -1,8 +1,10 @@
 import createClient, {
   type Client,
+  type FetchOptions,
   type HeadersOptions,
   type Middleware as OpenapiFetchMiddleware,
   mergeHeaders,
+  removeTrailingSlash,
 } from 'openapi-fetch';
 import { PlantStoreApiError, type PlantStoreError, PlantStoreNetworkError, PlantStoreTimeoutError } from './errors.js';
 import type { operations, paths } from './generated/openapi.js';
@@ -80,18 +82,28 @@ type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
 const DEFAULTS: Settings = { baseUrl: DEFAULT_BASE_URL, retries: 2 };
 
 // The spec's paths as this client calls them: the body of POST /plants is the caller's NewPlant, whose
-// int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by newPlantBody.
+// int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by newPlantBody. It is optional
+// here because only middleware need openapi-fetch to have it: without, the body goes straight into the
+// lite request's init (see `send`).
 type ClientPaths = {
   '/plants': Omit<paths['/plants'], 'post'> & {
     post: Omit<operations['createPlant'], 'requestBody'> & {
-      requestBody: { content: { 'application/json': NewPlant } };
+      requestBody?: { content: { 'application/json': NewPlant } };
     };
   };
 };
 
+// The options of a create's POST, as built by `send`: `parseAs: 'text'` makes the answer's data a
+// string, and `Request` (openapi-fetch's own option, missing from its type) is the global one for middleware.
+type PostInit = FetchOptions<ClientPaths['/plants']['post']> & { parseAs: 'text'; Request?: typeof Request };
+
 // One openapi-fetch client for every call: what differs (base URL, fetch, headers) travels in the
 // per-call options, so nothing is rebuilt per call. Made on first use: importing does no work.
 let openapi: Client<ClientPaths> | undefined;
+
+// The query string of a create: none. Given to createClient, so that openapi-fetch calls this one
+// rather than building its default serializer on every call.
+const noQuery = () => '';
 
 // The spec's code for a bearer token that is not accepted (ErrorCode.INVALID_TOKEN): the refusal a
 // TokenProvider is asked to refresh. A literal, typed by the constant: the ErrorCode object would cost
@@ -135,10 +147,13 @@ async function send(
   const { signal, requestId, baseUrl = s.baseUrl, fetch = s.fetch, retries = s.retries } = options;
   // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
   const ms = options.timeout ?? s.timeout ?? 0;
-  // The client's middleware, then the call's; an array is made only when both have some.
-  const callMiddleware = options.middleware?.length ? options.middleware : undefined;
-  const middleware =
-    s.middleware && callMiddleware ? [...s.middleware, ...callMiddleware] : (s.middleware ?? callMiddleware);
+  // The client's middleware, then the call's (an array is made only when both have some); undefined
+  // when there are none, which keeps every attempt of the call on the lite request.
+  const middleware = options.middleware?.length
+    ? s.middleware
+      ? [...s.middleware, ...options.middleware]
+      : options.middleware
+    : s.middleware;
   let token = auth as string;
   if (provider) {
     // An abort that came first asks no provider for a token.
@@ -152,6 +167,7 @@ async function send(
     // The one cast (undone where fetch receives what it made): openapi-fetch types this option as the
     // global Request, and only calls it with `new`.
     Request: liteRequest as unknown as typeof Request,
+    querySerializer: noQuery,
   });
 
   for (let retry = 0; ; retry++) {
@@ -171,32 +187,38 @@ async function send(
     // biome-ignore lint/suspicious/noImplicitAnyLet: typed by the POST call it is assigned from, inside the try
     let answer;
     try {
-      answer = await openapi.POST('/plants', {
+      // Without middleware, openapi-fetch is given no body and no headers (it would merge them into a
+      // Headers for a serializer, then again with its content type) and builds the lite request, whose
+      // init gets this call's body and headers below. With middleware, it builds a real Request with
+      // both, for them to read or replace. No option is passed as undefined: openapi-fetch copies every
+      // key of the options, twice, on every call.
+      const init: PostInit = {
         baseUrl,
-        body: newPlant,
-        // Written once, before the first attempt: every retry sends the same bytes.
-        bodySerializer: () => body,
         parseAs: 'text',
-        signal: controller?.signal,
-        // With middleware, openapi-fetch builds a real Request with these headers for it to read or
-        // replace; without, these stay undefined and the Request option's lite one is built instead.
-        middleware: middleware as OpenapiFetchMiddleware[] | undefined,
-        headers: middleware && headers,
-        Request: middleware && Request,
-        // What arrives is what the Request option made, or a middleware's Request. A lite one's headers
-        // are replaced by this call's: openapi-fetch was given none, so they hold only its default
-        // content type. (openapi-fetch types it as the global Request, which the option's cast stands for.)
+        // What arrives is what the Request option made, or a middleware's Request. (openapi-fetch types
+        // it as the global Request, which the option's cast stands for.)
         fetch: (request: Request) => {
           if (!Array.isArray(request)) {
             what = `POST ${request.url}`;
             return (fetch ?? globalThis.fetch)(request);
           }
-          const [url, init] = request as unknown as LiteRequest;
+          const [url, liteInit] = request as unknown as LiteRequest;
           what = `POST ${url}`;
-          init.headers = headers;
-          return (fetch ?? globalThis.fetch)(url, init);
+          liteInit.body = body;
+          liteInit.headers = headers;
+          return (fetch ?? globalThis.fetch)(url, liteInit);
         },
-      });
+      };
+      if (controller) init.signal = controller.signal;
+      if (middleware) {
+        init.body = newPlant;
+        // Written once, before the first attempt: every retry sends the same bytes.
+        init.bodySerializer = () => body;
+        init.headers = headers;
+        init.middleware = middleware as OpenapiFetchMiddleware[];
+        init.Request = Request;
+      }
+      answer = await openapi.POST('/plants', init);
     } catch (cause) {
       if (!what) throw cause;
       if (signal?.aborted) throw signal.reason;
@@ -210,6 +232,9 @@ async function send(
     }
     if (answer) {
       const { data, error, response } = answer;
+      // No fetch when a middleware's onRequest answered in its place: the messages name the URL that
+      // openapi-fetch built, as for a sent request.
+      what ||= `POST ${baseUrl ? removeTrailingSlash(baseUrl) : ''}/plants`;
       if (response.ok) {
         const plant = parsePlant(data);
         if (plant) return plant;

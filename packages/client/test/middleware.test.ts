@@ -168,6 +168,37 @@ it("rejects with an onRequest's throw as it is, without sending or retrying", as
   expect(fetch).not.toHaveBeenCalled();
 });
 
+it("names the request in its messages when an onRequest answers in fetch's place, as when fetch answers", async () => {
+  const { fetch } = fakeFetch(json(200, { name: 'Fern' }));
+  const answering = (answer: Response): Middleware => ({ onRequest: () => answer.clone() });
+  const messageOf = (promise: Promise<unknown>) => promise.then(String, (e: unknown) => (e as Error).message);
+  const unavailable = errorAnswer(503, ErrorCode.STORE_UNAVAILABLE, 'down for a moment');
+  const empty = json(200, {});
+
+  // The same answers from fetch, for the messages to be compared with.
+  const fromFetch = [
+    await messageOf(createPlant(token, fern, { fetch: fakeFetch(unavailable).fetch, retries: 0 })),
+    await messageOf(createPlant(token, fern, { fetch: fakeFetch(empty).fetch, baseUrl: 'http://127.0.0.1:4010/api/' })),
+  ];
+  const fromMiddleware = [
+    await messageOf(createPlant(token, fern, { fetch, retries: 0, middleware: [answering(unavailable)] })),
+    await messageOf(
+      createPlantStoreClient({
+        fetch,
+        baseUrl: 'http://127.0.0.1:4010/api/',
+        middleware: [answering(empty)],
+      }).createPlant(token, fern),
+    ),
+  ];
+
+  expect(fromMiddleware).toEqual([
+    'POST http://127.0.0.1:4010/plants failed with 503: down for a moment',
+    'POST http://127.0.0.1:4010/api/plants failed with 200: no Plant in the answer',
+  ]);
+  expect(fromMiddleware).toEqual(fromFetch);
+  expect(fetch).not.toHaveBeenCalled();
+});
+
 it('hands fetch a URL and an init without middleware (an empty list is none), and a Request with some', async () => {
   const inputs: unknown[] = [];
   const { fetch } = fakeFetch(async () => json(200, { name: 'Fern' }));
