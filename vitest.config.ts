@@ -81,7 +81,7 @@ function files(name: ProjectName): { include: string[]; exclude: string[] } {
 }
 
 /** Workers of every project, all in one pool: children, sockets and npm leave cores idle. */
-const SHARED_WORKERS = 3;
+const SHARED_WORKERS = 4;
 
 function project(
   name: ProjectName,

@@ -13,6 +13,9 @@ export type TablePlace = Pick<CheckedOptions, 'schema' | 'tableName' | 'quotedSc
   readonly target: string;
 };
 
+/** A statement on one line, to quote in a message. */
+const oneLine = (statement: string) => statement.replace(/\s*\n\s*/g, ' ');
+
 /** Reads the table's shape, creates the table when absent and allowed, and refuses any other shape. */
 export function prepareTable(pool: PostgresPool, place: TablePlace): Promise<void> {
   return withClient(pool, async (client) => {
@@ -26,7 +29,7 @@ export function prepareTable(pool: PostgresPool, place: TablePlace): Promise<voi
         throw new PostgresStoreError(
           'schema',
           place.target,
-          `the table ${place.table} does not exist at ${place.target}, and createTable is false: create it (CREATE TABLE ${place.table} (id bigint PRIMARY KEY, name text NOT NULL, tag text)), or allow createTable`,
+          `the table ${place.table} does not exist at ${place.target}, and createTable is false: create it (${oneLine(createTableStatement(place.table))}), or allow createTable`,
         );
       }
       await createSchemaAndTable(client, place);
@@ -85,7 +88,7 @@ async function createIfAbsent(client: PostgresPoolClient, statement: string, pla
       throw new PostgresStoreError(
         'refused',
         place.target,
-        `the table ${place.table} does not exist at ${place.target}, and the database user may not create it (${describe(error)}): create it (CREATE TABLE ${place.table} (id bigint PRIMARY KEY, name text NOT NULL, tag text)), and pass createTable: false`,
+        `the table ${place.table} does not exist at ${place.target}, and the database user may not create it (${describe(error)}): create it (${oneLine(createTableStatement(place.table))}), and pass createTable: false`,
         { cause: error },
       );
     }
