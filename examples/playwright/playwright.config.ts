@@ -31,7 +31,9 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: `npx vite preview --outDir storybook-static --host 127.0.0.1 --port ${STORYBOOK_PORT} --strictPort`,
+      // A mode of its own: Vite (8.4 and newer) refuses a second `vite preview` of the same root, config
+      // and mode while the first runs, and the app's preview above is one.
+      command: `npx vite preview --outDir storybook-static --mode storybook --host 127.0.0.1 --port ${STORYBOOK_PORT} --strictPort`,
       url: `http://127.0.0.1:${STORYBOOK_PORT}/iframe.html`,
       timeout: 60_000,
     },
