@@ -1,13 +1,14 @@
-// Projects openapi.yaml into the committed files under packages/*/src/generated/, and the core's
-// NewPlant messages into the client's validator. `node scripts/generate.mjs` rewrites them; `--check`
-// only compares and exits 1 on drift, so CI fails when someone edits the spec or the core's messages
-// without regenerating (or edits the output by hand).
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+// Projects openapi.yaml into the committed files under packages/*/src/generated/: the types, the error
+// codes, the default server, and the plant's shape with the code that reads, checks, writes and compares
+// plants (scripts/plant-shape.mjs). `node scripts/generate.mjs` rewrites them; `--check` only compares
+// and exits 1 on drift, so CI fails when someone edits the spec without regenerating (or edits the
+// output by hand).
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import openapiTS, { astToString } from 'openapi-typescript';
 import yaml from 'js-yaml';
+import { readPlantShape, renderClientCodec, renderCoreCodec, renderShapeModule } from './plant-shape.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = join(root, 'openapi.yaml');
@@ -18,24 +19,6 @@ const targets = ['packages/core/src/generated', 'packages/client/src/generated']
 const header = `// This file is generated from openapi.yaml by \`npm run generate\`. Do not edit it by hand:
 // the tests fail when it differs from what the generator writes.
 `;
-
-// The module the core validates NewPlant bodies with: its messages are what the server answers 40002 with.
-const corePlantRules = join(root, 'packages/core/src/internal/new-plant.ts');
-
-/** The core's PLANT_MESSAGES, read by running the core's own module (bundled by esbuild, in memory). */
-export async function corePlantMessages() {
-  const { outputFiles } = await build({
-    entryPoints: [corePlantRules],
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-    logLevel: 'silent',
-  });
-  const code = Buffer.from(outputFiles[0].contents).toString('base64');
-  const { PLANT_MESSAGES } = await import(`data:text/javascript;base64,${code}`);
-  return PLANT_MESSAGES;
-}
 
 export async function render() {
   const source = await readFile(specPath, 'utf8');
@@ -80,18 +63,8 @@ export const userMessages: { readonly [C in ErrorCode]: string } = {
 ${userLines.join('\n')}
 };
 `;
-  const plantLines = Object.entries(await corePlantMessages()).map(
-    ([key, message]) => `  ${key}: ${JSON.stringify(message)},`,
-  );
-  const plantMessages = `// This file is generated from the core's NewPlant rules (packages/core/src/internal/new-plant.ts,
-// the module the server validates bodies with) by \`npm run generate\`. Do not edit it by hand:
-// the tests fail when it differs from what the generator writes.
-
-/** The messages of the service's 40002 answers, byte for byte: one per NewPlant rule, naming the field. */
-export const PLANT_MESSAGES = {
-${plantLines.join('\n')}
-} as const;
-`;
+  const shape = readPlantShape(spec);
+  const shapeModule = renderShapeModule(shape);
   const serverUrl = spec.servers?.[0]?.url;
   if (typeof serverUrl !== 'string' || !/^https?:\/\/[^/]+$/.test(serverUrl)) {
     throw new Error(`openapi.yaml: servers[0].url must be an http(s) origin without a path, not ${serverUrl}`);
@@ -110,10 +83,12 @@ export const DEFAULT_PORT = ${Number(port || 80)};
     files.set(join(root, dir, 'openapi.ts'), types);
     files.set(join(root, dir, 'error-codes.ts'), errorCodes);
     files.set(join(root, dir, 'default-server.ts'), defaultServer);
+    files.set(join(root, dir, 'plant-shape.ts'), shapeModule);
   }
+  files.set(join(root, 'packages/core/src/generated/plant-codec.ts'), renderCoreCodec(shape));
+  files.set(join(root, 'packages/client/src/generated/plant-codec.ts'), renderClientCodec(shape));
   // Only the client shows messages to people and validates forms.
   files.set(join(root, 'packages/client/src/generated/user-messages.ts'), userMessages);
-  files.set(join(root, 'packages/client/src/generated/plant-messages.ts'), plantMessages);
   return files;
 }
 
@@ -128,6 +103,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (!check) {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, text);
+    }
+  }
+  // A file the generator no longer writes (a module renamed or dropped) must not linger as stale code.
+  for (const dir of new Set([...files.keys()].map((file) => dirname(file)))) {
+    for (const name of await readdir(dir)) {
+      const file = join(dir, name);
+      if (files.has(file)) continue;
+      drift.push(relative(root, file));
+      if (!check) await rm(file);
     }
   }
   if (check && drift.length > 0) {

@@ -12,7 +12,7 @@ import { DEFAULT_BASE_URL } from './generated/default-server.js';
 import type { ErrorCode } from './generated/error-codes.js';
 import { unlessAborted } from './internal/abort.js';
 import { liteRequest, type LiteRequest } from './internal/lite-request.js';
-import { newPlantBody } from './internal/new-plant-body.js';
+import { isPlant, writeNewPlant } from './generated/plant-codec.js';
 import { clock, retryDelay } from './internal/retry.js';
 import type { Middleware } from './middleware.js';
 import { refreshedToken, type TokenProvider, tokenFrom } from './token-provider.js';
@@ -82,7 +82,7 @@ type Settings = PlantStoreClientOptions & { baseUrl: string; retries: number };
 const DEFAULTS: Settings = { baseUrl: DEFAULT_BASE_URL, retries: 2 };
 
 // The spec's paths as this client calls them: the body of POST /plants is the caller's NewPlant, whose
-// int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by newPlantBody. It is optional
+// int64 id may be a bigint (the spec's `NewPlant.id`), written exactly by writeNewPlant. It is optional
 // here because only middleware need openapi-fetch to have it: without, the body goes straight into the
 // lite request's init (see `send`).
 type ClientPaths = {
@@ -143,7 +143,7 @@ async function send(
   if (!provider && (typeof auth !== 'string' || !auth)) {
     throw new TypeError('token must be a non-empty string or a TokenProvider');
   }
-  const body = newPlantBody(newPlant);
+  const body = writeNewPlant(newPlant);
   const { signal, requestId, baseUrl = s.baseUrl, fetch = s.fetch, retries = s.retries } = options;
   // `??`, not a destructuring default, so that a null from plain JS means "not set" here too.
   const ms = options.timeout ?? s.timeout ?? 0;
@@ -267,9 +267,9 @@ async function send(
 
 function parsePlant(text: string | undefined): Plant | undefined {
   try {
-    const plant = JSON.parse(text!) as Plant;
-    // `tag` absent or a string: a null tag is not a spec `Plant`, whatever `??` would say.
-    if (typeof plant.name === 'string' && (plant.tag === undefined || typeof plant.tag === 'string')) return plant;
+    const plant: unknown = JSON.parse(text!);
+    // Each answered field present when required and of its type: a null tag is not a spec `Plant`.
+    if (isPlant(plant)) return plant;
   } catch {
     // Not JSON (or null): the caller gets an API error naming the problem, not a SyntaxError.
   }

@@ -1,8 +1,13 @@
 import type { ErrorCode } from './generated/error-codes.js';
-import { PLANT_MESSAGES } from './generated/plant-messages.js';
+import { PLANT_MESSAGES } from './generated/plant-shape.js';
+import {
+  newPlantFromForm,
+  newPlantIssues,
+  type NewPlantField,
+  type NewPlantFormValues,
+} from './generated/plant-codec.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { NewPlant } from './types.js';
-import { isSendableId } from './internal/int64.js';
 
 /**
  * One reason a value is not a NewPlant: the service's 40002 `code`, its `message` (the words the
@@ -11,7 +16,7 @@ import { isSendableId } from './internal/int64.js';
 export interface NewPlantIssue extends StandardSchemaV1.Issue {
   readonly code: typeof ErrorCode.INVALID_PLANT;
   readonly message: string;
-  readonly path: readonly [] | readonly ['id' | 'name' | 'tag'];
+  readonly path: readonly [] | readonly [NewPlantField];
 }
 
 /**
@@ -22,22 +27,7 @@ export type NewPlantValidation =
   | { readonly value: NewPlant; readonly issues?: undefined }
   | { readonly value?: undefined; readonly issues: readonly [NewPlantIssue, ...NewPlantIssue[]] };
 
-/**
- * The strings a form holds for a plant: `id` as decimal text (converted exactly: beyond 2^53-1 it
- * becomes a bigint), `name` as typed, and `tag`, where an empty field means no tag.
- */
-export interface NewPlantFormValues {
-  readonly id: string;
-  readonly name: string;
-  readonly tag?: string | undefined;
-}
-
-const MAX_SAFE = 9007199254740991n; // 2^53-1, Number.MAX_SAFE_INTEGER
-const DECIMAL = /^-?\d{1,20}$/;
-
-// Not a server message: the service never sees such a number, because a double that large has lost its
-// exact value before it is sent (createPlant refuses it with a TypeError for the same reason).
-const UNSAFE_NUMBER = 'id beyond ±(2^53-1) must be a bigint: a number that large may have been rounded already';
+export type { NewPlantFormValues } from './generated/plant-codec.js';
 
 const issue = (message: string, path: NewPlantIssue['path']): NewPlantIssue => ({ code: 40002, message, path });
 
@@ -55,22 +45,10 @@ export function validateNewPlant(value: unknown): NewPlantValidation {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { issues: [issue(PLANT_MESSAGES.notObject, [])] };
   }
-  const { id, name, tag } = value as Record<string, unknown>;
-  const issues: NewPlantIssue[] = [];
-  if (id === undefined) issues.push(issue(PLANT_MESSAGES.idRequired, ['id']));
-  else if (!isSendableId(id)) {
-    // A whole number inside the int64 range that a double cannot hold exactly: in range for the
-    // service, but not sendable as a number.
-    const unsafe = typeof id === 'number' && Number.isInteger(id) && id >= -(2 ** 63) && id < 2 ** 63;
-    issues.push(issue(unsafe ? UNSAFE_NUMBER : PLANT_MESSAGES.idRange, ['id']));
-  }
-  if (name === undefined) issues.push(issue(PLANT_MESSAGES.nameRequired, ['name']));
-  else if (typeof name !== 'string') issues.push(issue(PLANT_MESSAGES.nameType, ['name']));
-  if (tag !== undefined && typeof tag !== 'string') issues.push(issue(PLANT_MESSAGES.tagType, ['tag']));
-  if (issues.length > 0) return { issues: issues as [NewPlantIssue, ...NewPlantIssue[]] };
-  const plant = { id, name } as { id: number | bigint; name: string; tag?: string };
-  if (tag !== undefined) plant.tag = tag as string;
-  return { value: plant };
+  const { issues, plant } = newPlantIssues(value as Record<string, unknown>);
+  if (issues.length > 0)
+    return { issues: issues.map(([message, field]) => issue(message, [field])) as [NewPlantIssue, ...NewPlantIssue[]] };
+  return { value: plant as NewPlant };
 }
 
 /**
@@ -84,22 +62,7 @@ export function validateNewPlant(value: unknown): NewPlantValidation {
  */
 export function validateNewPlantForm(values: NewPlantFormValues): NewPlantValidation {
   if (typeof values !== 'object' || values === null || Array.isArray(values)) return validateNewPlant(values);
-  const { id, name, tag } = values as { id?: unknown; name?: unknown; tag?: unknown };
-  return validateNewPlant({
-    id: typeof id === 'string' ? idFromText(id) : id,
-    name,
-    tag: tag === '' ? undefined : tag,
-  });
-}
-
-/** The exact id a form's text stands for; text that is not one is passed on for the id rule to refuse. */
-function idFromText(text: string): unknown {
-  const trimmed = text.trim();
-  if (trimmed === '') return undefined;
-  // At most 20 digits: more is out of the int64 range anyway, and BigInt need not read a pasted novel.
-  if (!DECIMAL.test(trimmed)) return trimmed;
-  const id = BigInt(trimmed);
-  return id >= -MAX_SAFE && id <= MAX_SAFE ? Number(id) : id;
+  return validateNewPlant(newPlantFromForm(values as unknown as Record<string, unknown>));
 }
 
 /**

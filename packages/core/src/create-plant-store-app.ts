@@ -22,7 +22,8 @@ import { checkBodyLimit, DEFAULT_BODY_LIMIT, normalizeBasePath } from './interna
 import { declaredLength, isJsonMediaType } from './internal/media-type.js';
 import { type Otel, registeredOtel } from './internal/otel.js';
 import { traceInsert, traceRequest } from './internal/request-span.js';
-import { PLANT_MESSAGES, toNewPlant } from './internal/new-plant.js';
+import { readNewPlant, samePlant, writePlant } from './generated/plant-codec.js';
+import { PLANT_MESSAGES } from './generated/plant-shape.js';
 import { checkRateLimit, RateLimiter } from './internal/rate-limiter.js';
 import { generateRequestId, requestIdOf } from './internal/request-id.js';
 import {
@@ -34,7 +35,6 @@ import {
   fixedAnswers,
   JSON_TYPE,
   MESSAGES,
-  plantBody,
   SAFETY_HEADERS,
 } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
@@ -253,7 +253,7 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
         // JSON.parse's own message quotes the body: never passed on.
         return fail(text.trim() === '' ? answers.emptyBody : answers.notJson, requestId, origin);
       }
-      const plant = toNewPlant(value, text);
+      const plant = readNewPlant(value, text);
       if (typeof plant === 'string') return fail(plantErrorAnswers.get(plant)!, requestId, origin);
 
       const insertNow = synchronousInsertOf(store.insert);
@@ -270,10 +270,10 @@ export function createPlantStoreApp<S extends PlantStore = MemoryStore>(
       let stored: StoredPlant = plant;
       if (!result.created) {
         stored = result.existing;
-        // Idempotency by id: the same name and tag (absent and absent, or equal) replays the 200.
-        if (stored.name !== plant.name || stored.tag !== plant.tag) return fail(answers.conflict, requestId, origin);
+        // Idempotency by id: every field the same (absent and absent, or equal) replays the 200.
+        if (!samePlant(stored, plant)) return fail(answers.conflict, requestId, origin);
       }
-      return { status: 200, headers: jsonHeaders(requestId, origin), body: plantBody(stored.name, stored.tag) };
+      return { status: 200, headers: jsonHeaders(requestId, origin), body: writePlant(stored) };
     } catch (error) {
       if (requestId === '') requestId = generateRequestId();
       if (onError !== undefined) {

@@ -22,10 +22,10 @@ export { createErrorResponse } from './create-error-response.js';
 export type { ErrorResponseInit } from './create-error-response.js';
 
 // Stores: the interface every store implements, the memory store, and what a store author builds on
-export type { InsertResult, PlantStore, StoredPlant } from './store.js';
+export type { InsertResult, PlantInput, PlantStore, StoredPlant } from './store.js';
 export { createMemoryStore } from './memory-store.js';
 export type { MemoryStore } from './memory-store.js';
-export { toStoredPlant } from './store.js';
+export { samePlant, toStoredPlant } from './store.js';
 export { PlantTable } from './plant-table.js';
 
 // Tracing a store's batches with OpenTelemetry (when the app has registered an SDK)
@@ -41,6 +41,10 @@ export { ErrorCode, errorStatus } from './generated/error-codes.js';
 
 // The reference server's default address (the spec's first `servers` entry)
 export { DEFAULT_BASE_URL, DEFAULT_HOST, DEFAULT_PORT } from './generated/default-server.js';
+
+// The plant's shape (generated from the spec's Plant and NewPlant): its fields, their rules and messages
+export { CONFLICT_MESSAGE, PLANT_FIELDS, PLANT_MESSAGES } from './generated/plant-shape.js';
+export type { PlantField, PlantMessage } from './generated/plant-shape.js';
 
 // The spec's schemas
 export type { ErrorBody, Plant } from './schemas.js';

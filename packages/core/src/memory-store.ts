@@ -37,7 +37,7 @@ export interface MemoryStore extends PlantStore {
 /**
  * A {@link PlantStore} in memory, in insertion order: the default store of an application, and what
  * the MSW mocks and tests use. `insert` checks and sets in one synchronous step, which makes it
- * atomic per id. Plants are kept compact (ids as int32 halves in typed arrays, names and tags
+ * atomic per id. Plants are kept compact (ids as int32 halves in typed arrays, the other fields
  * packed into shared strings) because the reference server is expected to hold a million plants
  * in a small footprint.
  *

@@ -1,10 +1,10 @@
-import type { StoredPlant } from './store.js';
+import type { PlantInput, StoredPlant } from './store.js';
 import { IdIndex } from './internal/id-index.js';
 import { decodeEntry, encodeEntry, EntryLog } from './internal/plant-entry.js';
 
 /**
  * Plants by id, in insertion order, synchronously and compactly: ids as int32 halves in typed arrays
- * behind an open-addressing index, names and tags packed many to a string, so a million plants take
+ * behind an open-addressing index, their fields packed many to a string, so a million plants take
  * about a third of the memory a Map of objects does. What `createMemoryStore` keeps its plants in, and
  * a building block for stores that also keep every plant in memory (the file store replays its log
  * into one). Not atomic across awaits: a store calls `add` in one synchronous step.
@@ -35,17 +35,13 @@ export class PlantTable {
    * (nothing changes). Throws a RangeError, adding nothing, for an id outside int64 or a number id
    * that is not a safe integer. The id may be a safe integer number, which spares a BigInt per plant.
    */
-  add(plant: {
-    readonly id: bigint | number;
-    readonly name: string;
-    readonly tag?: string | undefined;
-  }): StoredPlant | undefined {
+  add(plant: PlantInput): StoredPlant | undefined {
     const position = this.#ids.size;
     const taken = this.#ids.add(plant.id);
     // A taken id is the replay and conflict path: answered without encoding the entry it does not keep.
     if (taken !== -1) return decodeEntry(BigInt(plant.id), this.#entries.at(taken));
     try {
-      this.#entries.push(encodeEntry(plant.name, plant.tag));
+      this.#entries.push(encodeEntry(plant));
     } catch (error) {
       // Out of memory encoding or keeping the entry: the id must not stay behind without one.
       this.#ids.truncate(position);

@@ -1,13 +1,7 @@
-/**
- * A plant as the service stores it: the exact int64 id, the name, and the tag when it has one. What a
- * caller sends is the client's `NewPlant`; what the service answers is a `Plant` (no id).
- * The id is never rounded, and fields other than these three are never stored (the service's rules).
- */
-export interface StoredPlant {
-  readonly id: bigint;
-  readonly name: string;
-  readonly tag?: string;
-}
+import type { StoredPlant } from './generated/plant-codec.js';
+
+export type { PlantInput, StoredPlant } from './generated/plant-codec.js';
+export { samePlant, toStoredPlant } from './generated/plant-codec.js';
 
 /** What {@link PlantStore.insert} found: the plant is new and now stored, or the id was taken. */
 export type InsertResult = { readonly created: true } | { readonly created: false; readonly existing: StoredPlant };
@@ -36,39 +30,4 @@ export interface PlantStore {
   checkHealth(): Promise<void>;
   /** Flushes and releases what the store holds open; the store is unusable afterwards. */
   close?(): Promise<void>;
-}
-
-/**
- * The plant a store keeps for `plant`: checked, and copied down to the fields a store keeps (whatever
- * else the object carries is never stored). Every store calls it first, so a store seeded from plain
- * JS refuses alike what no request could create, instead of storing `{ name: 5 }` as `"5"`.
- * From plain JS the id may also be a safe integer number (seeding with `{ id: 42 }` is unambiguous);
- * it is kept as a bigint. Takes `unknown` because it is the check of what the types cannot vouch for.
- * @throws TypeError naming the field that has the wrong type, RangeError for an id outside int64.
- * @example
- * toStoredPlant({ id: 42, name: 'Oak', extra: 1 }); // { id: 42n, name: 'Oak' }
- */
-export function toStoredPlant(plant: unknown): StoredPlant {
-  if (typeof plant !== 'object' || plant === null) {
-    throw new TypeError(`a plant must be an object with id, name and an optional tag; got ${typeOf(plant)}`);
-  }
-  const { name, tag } = plant as Record<string, unknown>;
-  let id = (plant as Record<string, unknown>).id;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) id = BigInt(id);
-  if (typeof id !== 'bigint') {
-    throw new TypeError(
-      `plant id must be a bigint or a safe integer number; got ${typeof id === 'number' ? id : typeOf(id)}`,
-    );
-  }
-  // 2^64 and 0 share their low 64 bits: an id outside int64 would be stored under another one.
-  if (BigInt.asIntN(64, id) !== id) throw new RangeError(`plant id ${id} is outside the int64 range`);
-  if (typeof name !== 'string') throw new TypeError(`plant name must be a string; got ${typeOf(name)}`);
-  if (tag === undefined) return { id, name };
-  if (typeof tag !== 'string') throw new TypeError(`plant tag must be a string or absent; got ${typeOf(tag)}`);
-  return { id, name, tag };
-}
-
-/** `typeof`, with null told apart from objects. */
-function typeOf(value: unknown): string {
-  return value === null ? 'null' : typeof value;
 }

@@ -152,16 +152,28 @@ describe('createMemoryStore', () => {
   it('refuses a seeded plant that no request could create, with a TypeError naming the field, storing nothing', async () => {
     const store = createMemoryStore();
     const cases: [unknown, string][] = [
-      [null, 'a plant must be an object with id, name and an optional tag; got null'],
-      ['Fern', 'a plant must be an object with id, name and an optional tag; got string'],
-      [{ id: '7', name: 'a' }, 'plant id must be a bigint or a safe integer number; got string'],
-      [{ id: 1.5, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 1.5'],
-      [{ id: null, name: 'a' }, 'plant id must be a bigint or a safe integer number; got null'],
-      [{ id: 2 ** 53, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 9007199254740992'],
-      [{ id: 1n, name: 5 }, 'plant name must be a string; got number'],
-      [{ id: 1n, name: { toString: () => 'a' } }, 'plant name must be a string; got object'],
-      [{ id: 1n, name: 'a', tag: null }, 'plant tag must be a string or absent; got null'],
-      [{ id: 1n, name: 'a', tag: 7 }, 'plant tag must be a string or absent; got number'],
+      [null, "a plant must be an object with the spec's fields; got null"],
+      ['Fern', 'a plant must be an object with the spec\'s fields; got "Fern"'],
+      [
+        { id: '7', name: 'a' },
+        'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got "7"',
+      ],
+      [
+        { id: 1.5, name: 'a' },
+        'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got 1.5',
+      ],
+      [
+        { id: null, name: 'a' },
+        'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got null',
+      ],
+      [
+        { id: 2 ** 53, name: 'a' },
+        'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got 9007199254740992',
+      ],
+      [{ id: 1n, name: 5 }, 'plant name must be a string; got 5'],
+      [{ id: 1n, name: { toString: () => 'a' } }, 'plant name must be a string; got an object'],
+      [{ id: 1n, name: 'a', tag: null }, 'plant tag must be a string when present; got null'],
+      [{ id: 1n, name: 'a', tag: 7 }, 'plant tag must be a string when present; got 7'],
     ];
     for (const [plant, message] of cases) {
       const refused = store.insert(plant as never);

@@ -2,7 +2,9 @@ import {
   DEFAULT_BASE_URL,
   createMemoryStore,
   createPlantStoreApp,
+  samePlant,
   toStoredPlant,
+  type PlantInput,
   type MemoryStore,
   type PlantStore,
   type PlantStoreApp,
@@ -31,7 +33,7 @@ export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
   /**
    * Plants the store holds before the first request (and again after `reset()`), e.g. `makePlants(20)`.
    * Ids may be bigints or safe-integer numbers. A plant that is not one, or two plants with one id and
-   * different names or tags, is a TypeError here; requests wait until the store holds them all.
+   * different fields, is a TypeError here; requests wait until the store holds them all.
    */
   readonly initialPlants?: readonly InitialPlant[];
   /** The largest accepted body in bytes. Default: the service's 1 MiB. */
@@ -47,12 +49,8 @@ export interface PlantStoreHandlersOptions<S extends PlantStore = MemoryStore> {
   readonly catchAll?: 'base' | 'plants' | false;
 }
 
-/** A plant to seed the store with: an int64 id as a bigint or a safe-integer number, a name, an optional tag. */
-export interface InitialPlant {
-  readonly id: bigint | number;
-  readonly name: string;
-  readonly tag?: string;
-}
+/** A plant to seed the store with: the spec's fields, each int64 (the id) as a bigint or a safe-integer number. */
+export type InitialPlant = PlantInput;
 
 /** One set of Plant Store mocks: the MSW handlers, the store behind them, and ready-made scenarios. */
 export interface PlantStoreHandlers<S extends PlantStore = MemoryStore> {
@@ -157,8 +155,8 @@ function checkInitialPlants(plants: readonly InitialPlant[]): StoredPlant[] {
   return plants.map((plant) => {
     const stored = toStoredPlant(plant);
     const other = byId.get(stored.id);
-    if (other !== undefined && (other.name !== stored.name || other.tag !== stored.tag)) {
-      throw new TypeError(`initialPlants holds id ${stored.id} twice, with different names or tags`);
+    if (other !== undefined && !samePlant(other, stored)) {
+      throw new TypeError(`initialPlants holds id ${stored.id} twice, with different fields`);
     }
     byId.set(stored.id, stored);
     return stored;
@@ -173,8 +171,8 @@ async function insertAll(store: PlantStore, plants: readonly StoredPlant[]): Pro
   const results = await Promise.all(plants.map((plant) => store.insert(plant)));
   results.forEach((result, i) => {
     const plant = plants[i]!;
-    if (!result.created && (result.existing.name !== plant.name || result.existing.tag !== plant.tag)) {
-      throw new TypeError(`the store holds id ${plant.id} already, with another name or tag than in initialPlants`);
+    if (!result.created && !samePlant(result.existing, plant)) {
+      throw new TypeError(`the store holds id ${plant.id} already, with other fields than in initialPlants`);
     }
   });
 }

@@ -31,7 +31,7 @@ export interface PlantStoreScenarios {
   invalidJson(options?: PlantStoreScenarioOptions): HttpHandler;
   /** 400 `40002`: the body is JSON but not a NewPlant; `message` names the field and rule. */
   invalidPlant(message?: string, options?: PlantStoreScenarioOptions): HttpHandler;
-  /** 400 `40003`: the id is stored already with a different name or tag. */
+  /** 400 `40003`: the id is stored already with other fields (`CONFLICT_MESSAGE`). */
   idConflict(options?: PlantStoreScenarioOptions): HttpHandler;
   /** 413 `41301`: the body is over the limit. */
   bodyTooLarge(options?: PlantStoreScenarioOptions): HttpHandler;

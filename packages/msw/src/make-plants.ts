@@ -1,4 +1,4 @@
-import type { StoredPlant } from '@plant-store/core';
+import { PLANT_FIELDS, type PlantField, type StoredPlant } from '@plant-store/core';
 
 /** Options of {@link makePlants}. */
 export interface MakePlantsOptions {
@@ -6,43 +6,17 @@ export interface MakePlantsOptions {
   readonly seed?: number;
 }
 
-const NAMES = [
-  'Fern',
-  'Ivy',
-  'Moss',
-  'Oak',
-  'Rose',
-  'Sage',
-  'Basil',
-  'Mint',
-  'Thyme',
-  'Aloe',
-  'Cactus',
-  'Lily',
-  'Orchid',
-  'Tulip',
-  'Daisy',
-  'Maple',
-  'Palm',
-  'Bamboo',
-  'Lavender',
-  'Rosemary',
-  'Violet',
-  'Jasmine',
-  'Yucca',
-  'Begonia',
-];
-const KINDS = ['Little', 'Giant', 'Golden', 'Silver', 'Wild', 'Creeping', 'Dwarf', 'Sweet', 'Spotted', 'Weeping'];
-const TAGS = ['shade', 'sun', 'succulent', 'herb', 'vine', 'flower', 'tree'];
-
 const TWO_53 = 2n ** 53n;
 const MAX_COUNT = 1_000_000;
 
 /**
  * Deterministic test data: `count` plants with distinct ids, the same ones for the same `seed` (and
  * `makePlants(n + 1)` starts with `makePlants(n)`). Ids are positive; about one in four is above 2^53,
- * where a number would round it, so a frontend meets bigints. Names are plant names, some with a
- * qualifier; about one plant in four has no tag. Seed the mocks with them (`initialPlants`).
+ * where a number would round it, so a frontend meets bigints. Every other field comes from the spec's
+ * `Plant` schema: drawn from the field's `examples` (the names and tags are plant names and kinds) or
+ * `enum`, else made within its rules; an optional field is absent from about one plant in four. Seed
+ * the mocks with them (`initialPlants`).
+ * @throws TypeError when a required field has a `pattern` and no `examples` to draw from.
  * @example
  * const plants = makePlants(20, { seed: 7 });
  * const mocks = createPlantStoreHandlers({ initialPlants: plants });
@@ -54,7 +28,6 @@ export function makePlants(count: number, options: MakePlantsOptions = {}): Stor
   const seed = options.seed ?? 1;
   if (!Number.isSafeInteger(seed)) throw new TypeError(`makePlants() takes an integer seed, got ${String(seed)}`);
   const next = mulberry32(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const ids = new Set<bigint>();
   const plants: StoredPlant[] = [];
   while (plants.length < count) {
@@ -63,15 +36,63 @@ export function makePlants(count: number, options: MakePlantsOptions = {}): Stor
       next() < 0.25
         ? TWO_53 + ((BigInt(Math.floor(next() * 2 ** 30)) << 32n) | BigInt(Math.floor(next() * 2 ** 32)))
         : BigInt(1 + Math.floor(next() * 999_999));
-    const base = pick(NAMES);
-    const name = next() < 0.5 ? `${pick(KINDS)} ${base}` : base;
-    const tag = next() < 0.75 ? pick(TAGS) : undefined;
+    const plant: Record<string, unknown> = { id };
+    for (const field of VALUE_FIELDS) {
+      if (!field.required && next() >= 0.75) continue;
+      plant[field.name] = drawValue(field, next);
+    }
     // A repeated id draws again: every plant's id is its own.
     if (ids.has(id)) continue;
     ids.add(id);
-    plants.push(tag === undefined ? { id, name } : { id, name, tag });
+    plants.push(plant as unknown as StoredPlant);
   }
   return plants;
+}
+
+/** Every field but the key, which makePlants draws itself. */
+const VALUE_FIELDS = PLANT_FIELDS.filter((field) => field.name !== 'id');
+
+/** A value of `field` within its rules, drawn with `next`. */
+function drawValue(field: PlantField, next: () => number): unknown {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  if (field.examples !== undefined && field.examples.length > 0) return pick(field.examples);
+  if (field.enum !== undefined) {
+    const value = pick(field.enum);
+    return field.kind === 'int64' ? BigInt(value) : value;
+  }
+  switch (field.kind) {
+    case 'boolean':
+      return next() < 0.5;
+    case 'int32':
+    case 'int64': {
+      // A small value a person could read, inside the bounds.
+      const low = BigInt(field.minimum!);
+      const high = BigInt(field.maximum!);
+      const from = low > 0n || high < 0n ? low : 0n;
+      const to = from + 999n < high ? from + 999n : high;
+      const value = from + BigInt(Math.floor(next() * Number(to - from + 1n)));
+      return field.kind === 'int64' ? value : Number(value);
+    }
+    case 'number': {
+      const low = Number(field.minimum ?? field.exclusiveMinimum ?? 0);
+      const high = Number(field.maximum ?? field.exclusiveMaximum ?? low + 100);
+      // Two decimals, strictly inside an exclusive bound.
+      const value = Math.round((low + (high - low) * (0.01 + 0.98 * next())) * 100) / 100;
+      return value > low && value < high ? value : (low + high) / 2;
+    }
+    default: {
+      if (field.pattern !== undefined) {
+        throw new TypeError(
+          `makePlants() cannot make a value of ${field.name}, which has a pattern: give it examples in openapi.yaml`,
+        );
+      }
+      const min = field.minLength ?? 1;
+      const length = Math.min(field.maxLength ?? min + 8, min + Math.floor(next() * 9));
+      let text = '';
+      for (let i = 0; i < length; i++) text += String.fromCharCode(97 + Math.floor(next() * 26));
+      return text;
+    }
+  }
 }
 
 /** mulberry32: a small, fast 32-bit generator, plenty for test data; numbers in [0, 1). */

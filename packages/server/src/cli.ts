@@ -2,7 +2,7 @@
 // The plant-store-server command: flags and environment in, a running server out, and a clean
 // shutdown on SIGINT/SIGTERM (the service's rules, reference server defaults).
 import cluster from 'node:cluster';
-import type { PlantStore, StoredPlant } from '@plant-store/core';
+import { samePlant, type PlantStore } from '@plant-store/core';
 import { openFileStore } from '@plant-store/store-file';
 import { version } from '../package.json';
 import { type AssembledServer, assembleServer } from './internal/assemble.js';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
 /**
  * Copies every plant of a file store into PostgreSQL, in the file's order. Idempotent: a plant already
- * in the table with the same name and tag counts as there; one with another name or tag under its id
+ * in the table with the same fields counts as there; one with other fields under its id
  * is a conflict, left as it is in the table and reported (exit 1).
  */
 async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgres' }>): Promise<number> {
@@ -139,7 +139,7 @@ async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgre
     if (conflicts.length === 0) return 0;
     const shown = conflicts.slice(0, 10).join(', ');
     process.stderr.write(
-      `plant-store-server: ${conflicts.length} id${conflicts.length === 1 ? ' is' : 's are'} stored in the table with another name or tag, left as they are: ${shown}${conflicts.length > 10 ? ', …' : ''}\n`,
+      `plant-store-server: ${conflicts.length} id${conflicts.length === 1 ? ' is' : 's are'} stored in the table with other fields, left as they are: ${shown}${conflicts.length > 10 ? ', …' : ''}\n`,
     );
     return 1;
   } catch (error) {
@@ -151,10 +151,6 @@ async function runImport(path: string, to: Extract<StoreChoice, { kind: 'postgre
     await into?.close().catch(() => undefined);
     await from?.close().catch(() => undefined);
   }
-}
-
-function samePlant(a: StoredPlant, b: StoredPlant): boolean {
-  return a.name === b.name && a.tag === b.tag;
 }
 
 await main();

@@ -108,7 +108,7 @@ it('reports the ids stored in the table with another plant, leaves them, and exi
   const again = run(['import', '--data', path, ...where(table)]);
   expect(await again.exited).toBe(1);
   expect(again.stdout).toContain('2 plants, 0 created, 1 already there, 1 in conflict');
-  expect(again.stderr).toMatch(/1 id is stored in the table with another name or tag, left as they are: 1\n/);
+  expect(again.stderr).toMatch(/1 id is stored in the table with other fields, left as they are: 1\n/);
   const rows = await db.query<{ name: string }>(`SELECT name FROM "${db.schema}"."${table}" WHERE id = 1`);
   expect(rows).toEqual([{ name: 'changed in the table' }]);
 }, 60_000);

@@ -655,11 +655,17 @@ test('refuses a plant of the wrong shape with the same TypeErrors as the memory 
   const store = await open();
   await store.insert({ id: 1n, name: 'one' });
   for (const [plant, message] of [
-    [{ id: '7', name: 'a' }, 'plant id must be a bigint or a safe integer number; got string'],
-    [{ id: 1.5, name: 'a' }, 'plant id must be a bigint or a safe integer number; got 1.5'],
-    [{ id: 2n, name: 5 }, 'plant name must be a string; got number'],
-    [{ id: 2n, name: 'a', tag: null }, 'plant tag must be a string or absent; got null'],
-    [null, 'a plant must be an object with id, name and an optional tag; got null'],
+    [
+      { id: '7', name: 'a' },
+      'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got "7"',
+    ],
+    [
+      { id: 1.5, name: 'a' },
+      'plant id must be an integer between -9223372036854775808 and 9223372036854775807 (a bigint, or a safe integer number); got 1.5',
+    ],
+    [{ id: 2n, name: 5 }, 'plant name must be a string; got 5'],
+    [{ id: 2n, name: 'a', tag: null }, 'plant tag must be a string when present; got null'],
+    [null, "a plant must be an object with the spec's fields; got null"],
   ] as const) {
     await expect(store.insert(plant as never)).rejects.toThrow(new TypeError(message));
   }

@@ -5,9 +5,9 @@
 export const ErrorCode = {
   /** HTTP 400: The body is not JSON: empty, not UTF-8 (never decoded with U+FFFD in place of a bad byte), or not valid JSON. The reference server also answers it to a request its HTTP parser cannot read (bad framing, an HTTP/1.1 request without `Host`). */
   INVALID_JSON: 40001,
-  /** HTTP 400: The body is JSON but not a NewPlant: not an object; `id` missing, not an integer or outside int64; `name` missing or not a string; `tag` present and not a string. The message names the field and the rule. */
+  /** HTTP 400: The body is JSON but not a NewPlant: not an object, a required field missing, or a field outside its schema (type, bounds, length, pattern, enum). The message names the field and the rule; the first field at fault, in NewPlant's order, is the one named. */
   INVALID_PLANT: 40002,
-  /** HTTP 400: The id is stored already with a different name or tag, and nothing changed. The same id with the same name and tag is a replay, answered 200. */
+  /** HTTP 400: The id is stored already with a different value of another field, and nothing changed. The same id with every field the same is a replay, answered 200. */
   ID_CONFLICT: 40003,
   /** HTTP 401: No usable credentials: no `Authorization` header, another scheme, or `Bearer` with no token. */
   MISSING_CREDENTIALS: 40101,

@@ -15,10 +15,10 @@ export interface paths {
          * Create a plant
          * @description Creates a new plant in the store.
          *
-         *     Idempotent by id: a create whose id is stored already with the same name and tag
+         *     Idempotent by id: a create whose id is stored already with every other field the same
          *     answers 200 with the same Plant and stores nothing new, so a client may retry a create
-         *     whose answer it never received. The same id with a different name or tag is a 400
-         *     with error code 40003 and changes nothing.
+         *     whose answer it never received. The same id with any field different is a 400 with
+         *     error code 40003 and changes nothing.
          *
          *     Authentication is judged before the body; a request that fails it has no effect.
          *     The path is compared exactly, after any base path and with the query string dropped:
@@ -43,9 +43,44 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Plant: {
-            /** @description The name of the plant */
+            /**
+             * @description The name of the plant
+             * @example Fern
+             * @example Ivy
+             * @example Moss
+             * @example Oak
+             * @example Rose
+             * @example Sage
+             * @example Basil
+             * @example Mint
+             * @example Thyme
+             * @example Aloe
+             * @example Lily
+             * @example Orchid
+             * @example Tulip
+             * @example Daisy
+             * @example Maple
+             * @example Palm
+             * @example Bamboo
+             * @example Lavender
+             * @example Rosemary
+             * @example Violet
+             * @example Jasmine
+             * @example Yucca
+             * @example Begonia
+             * @example Giant Sequoia
+             */
             name: string;
-            /** @description Tag that specifies the type of the plant */
+            /**
+             * @description Tag that specifies the type of the plant
+             * @example shade
+             * @example sun
+             * @example succulent
+             * @example herb
+             * @example vine
+             * @example flower
+             * @example tree
+             */
             tag?: string;
         };
         NewPlant: components["schemas"]["Plant"] & {
@@ -132,8 +167,8 @@ export interface operations {
              * @description Bad request. Error codes:
              *     - `40001`: the body is not JSON (includes an empty body and invalid UTF-8); also the
              *       server's answer to a request it cannot parse as HTTP/1.1 (bad framing, no `Host`).
-             *     - `40002`: the body is JSON but not a NewPlant (not an object, a field missing, of the wrong type, out of range).
-             *     - `40003`: the id is stored already with a different name or tag.
+             *     - `40002`: the body is JSON but not a NewPlant (not an object, a field missing, of the wrong type, outside its rules).
+             *     - `40003`: the id is stored already with a different value of another field.
              */
             400: {
                 headers: {

@@ -1,28 +1,76 @@
 // How the memory store keeps one plant: compactly, because a million of them must fit in a small server.
-import type { StoredPlant } from '../store.js';
+import { PLANT_FIELDS, type PlantField } from '../generated/plant-shape.js';
+import type { PlantInput, StoredPlant } from '../store.js';
+
+/** The fields an entry holds: every field but the key, which the id index keeps. */
+const VALUE_FIELDS: readonly PlantField[] = PLANT_FIELDS.filter((field) => field.name !== 'id');
+/** The field a plant with nothing else is kept as, bare: the first value field when it is a required string. */
+const BARE = VALUE_FIELDS[0]?.kind === 'string' && VALUE_FIELDS[0].required ? VALUE_FIELDS[0].name : undefined;
+const LAST = VALUE_FIELDS.length - 1;
 
 /**
- * One stored plant as one string, which {@link EntryLog} joins with its neighbours (a 2-field object
- * would cost ~40 bytes more per tagged plant, and could not be joined):
- * - a plant without a tag whose name does not start with NUL: the name itself;
- * - otherwise: NUL, then `-` and the name (no tag), or the name's length, `:`, the name and the tag.
+ * One stored plant's fields (all but the id) as one string, which {@link EntryLog} joins with its
+ * neighbours (an object per plant would cost ~40 bytes more, and could not be joined):
+ * - a plant with only its first, required string field (the name), not starting with NUL: that string;
+ * - otherwise NUL, then each field in the shape's order: `~` when absent, a string as its length, `:`
+ *   and its characters (the last field's `:` and characters to the end), any other value as its text and `;`.
  */
 export type Entry = string;
 
-/** Encodes a plant's name and tag as one {@link Entry}. */
-export function encodeEntry(name: string, tag: string | undefined): Entry {
-  if (tag === undefined) return name.length === 0 || name.charCodeAt(0) !== 0 ? name : '\0-' + name;
-  // join() builds one flat string; `+` would keep a rope of four strings alive per entry.
-  return ['\0', name.length, ':', name, tag].join('');
+/** Encodes a plant's fields, the id aside, as one {@link Entry}. */
+export function encodeEntry(plant: PlantInput | StoredPlant): Entry {
+  const values = plant as unknown as Record<string, unknown>;
+  if (BARE !== undefined) {
+    const bare = values[BARE] as string;
+    let alone = bare.length === 0 || bare.charCodeAt(0) !== 0;
+    for (let i = 1; alone && i <= LAST; i++) alone = values[VALUE_FIELDS[i]!.name] === undefined;
+    if (alone) return bare;
+  }
+  // join() builds one flat string; `+` would keep a rope of many strings alive per entry.
+  const parts: (string | number)[] = ['\0'];
+  for (let i = 0; i <= LAST; i++) {
+    const field = VALUE_FIELDS[i]!;
+    const value = values[field.name];
+    if (value === undefined) parts.push('~');
+    else if (field.kind !== 'string') parts.push(String(value), ';');
+    else if (i === LAST) parts.push(':', value as string);
+    else parts.push((value as string).length, ':', value as string);
+  }
+  return parts.join('');
 }
 
 /** The plant stored under `id` as `entry`. */
 export function decodeEntry(id: bigint, entry: Entry): StoredPlant {
-  if (entry.length === 0 || entry.charCodeAt(0) !== 0) return { id, name: entry };
-  if (entry.charCodeAt(1) === 45 /* - */) return { id, name: entry.slice(2) };
-  const colon = entry.indexOf(':', 1);
-  const nameEnd = colon + 1 + Number(entry.slice(1, colon));
-  return { id, name: entry.slice(colon + 1, nameEnd), tag: entry.slice(nameEnd) };
+  const plant: Record<string, unknown> = { id };
+  if (entry.length === 0 || entry.charCodeAt(0) !== 0) {
+    plant[BARE!] = entry;
+    return plant as unknown as StoredPlant;
+  }
+  let at = 1;
+  for (let i = 0; i <= LAST; i++) {
+    const field = VALUE_FIELDS[i]!;
+    if (entry.charCodeAt(at) === 126 /* ~ */) {
+      at++;
+      continue;
+    }
+    if (field.kind === 'string') {
+      if (i === LAST) {
+        plant[field.name] = entry.slice(at + 1);
+        break;
+      }
+      const colon = entry.indexOf(':', at);
+      const end = colon + 1 + Number(entry.slice(at, colon));
+      plant[field.name] = entry.slice(colon + 1, end);
+      at = end;
+    } else {
+      const end = entry.indexOf(';', at);
+      const text = entry.slice(at, end);
+      plant[field.name] =
+        field.kind === 'int64' ? BigInt(text) : field.kind === 'boolean' ? text === 'true' : Number(text);
+      at = end + 1;
+    }
+  }
+  return plant as unknown as StoredPlant;
 }
 
 // Joined 1024 at a time: a string per plant costs about twice its characters (a header, rounding, fragmented pages).

@@ -1,6 +1,6 @@
 // Fixed answers, built once per application so that failures cost a string lookup, not a stringify.
 import { ErrorCode, errorStatus } from '../generated/error-codes.js';
-import { PLANT_MESSAGES } from './new-plant.js';
+import { CONFLICT_MESSAGE, PLANT_MESSAGES } from '../generated/plant-shape.js';
 
 /** The media type of every answer with a body. */
 export const JSON_TYPE = 'application/json';
@@ -14,13 +14,6 @@ export const SAFETY_HEADERS = { 'cache-control': 'no-store', 'x-content-type-opt
 /** The spec's Error body for `code` with `message`, as JSON text. */
 export function errorBody(code: number, message: string): string {
   return JSON.stringify({ error: code, message });
-}
-
-/** The 200 body: the stored plant's name, and its tag when it has one; never the id (the spec's Plant has none). */
-export function plantBody(name: string, tag: string | undefined): string {
-  return tag === undefined
-    ? '{"name":' + JSON.stringify(name) + '}'
-    : '{"name":' + JSON.stringify(name) + ',"tag":' + JSON.stringify(tag) + '}';
 }
 
 /** RFC 6750 §3 challenge of a request without usable credentials (no error attribute: none was tried). */
@@ -38,7 +31,7 @@ export const MESSAGES = {
   emptyBody: 'body is empty; it must be a JSON NewPlant object',
   notUtf8: 'body must be JSON encoded as UTF-8',
   notJson: 'body must be valid JSON',
-  conflict: 'id is stored already with a different name or tag',
+  conflict: CONFLICT_MESSAGE,
   missingCredentials: 'an Authorization header with a Bearer token is required',
   invalidToken: 'the bearer token is not accepted',
   methodNotAllowed: 'method not allowed; /plants answers POST',
@@ -70,7 +63,7 @@ function tooLargeMessage(limit: number): string {
 export function defaultMessages(plantsPath: string, limit: number): { readonly [C in ErrorCode]: string } {
   return {
     40001: MESSAGES.notJson,
-    40002: PLANT_MESSAGES.nameType,
+    40002: PLANT_MESSAGES.nameInvalid,
     40003: MESSAGES.conflict,
     40101: MESSAGES.missingCredentials,
     40102: MESSAGES.invalidToken,
