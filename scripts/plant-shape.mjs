@@ -356,7 +356,7 @@ function typeExpression(field, v) {
     case 'boolean':
       return `typeof ${v} === 'boolean'`;
     case 'int32':
-      return `Number.isInteger(${v})`;
+      return `typeof ${v} === 'number' && Number.isInteger(${v})`;
     case 'number':
       return `typeof ${v} === 'number' && Number.isFinite(${v})`;
     default:
@@ -642,7 +642,7 @@ export function renderClientCodec(fields) {
     const v = local(index);
     const name = str(field.name);
     const invalid = `PLANT_MESSAGES[${str(`${field.name}Invalid`)}]`;
-    const rule = ruleExpression(field, field.kind === 'int64' ? `BigInt(${v})` : v);
+    const rule = ruleExpression(field, field.kind === 'int64' ? `BigInt(${v} as number | bigint)` : v);
     // writeNewPlant: the types only (the service answers the rules with 40002); an int64 must be exact.
     const absentOk = field.required ? '' : `${v} !== undefined && `;
     writeLines.push(`  const ${v} = ${prop('plant', field.name)};`);

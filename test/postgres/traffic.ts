@@ -14,10 +14,10 @@ export interface ServerProcess {
   readonly origin: string;
 }
 
-/** Starts `count` plant-store-server processes at once with `args` (the --database flags), on free ports. */
-export async function startServers(args: readonly string[], count = 2): Promise<ServerProcess[]> {
+/** Starts `count` plant-store-server processes at once with `args` (the --database flags), on free ports; `cli` runs another build. */
+export async function startServers(args: readonly string[], count = 2, cli?: string): Promise<ServerProcess[]> {
   const runs = Array.from({ length: count }, () =>
-    run([...args, '--port', '0', '--host', '127.0.0.1', '--token', TOKEN]),
+    run([...args, '--port', '0', '--host', '127.0.0.1', '--token', TOKEN], {}, cli),
   );
   const urls = await Promise.all(runs.map((each) => listening(each)));
   return runs.map((each, index) => ({ run: each, origin: new URL(urls[index]!).origin }));

@@ -23,10 +23,11 @@ afterEach(() => {
   children.clear();
 });
 
-export function run(args: string[], env: Record<string, string> = {}): Run {
+/** Runs the CLI (this repository's build, or `cli`, another build's dist/cli.js) with `args`. */
+export function run(args: string[], env: Record<string, string> = {}, cli = CLI): Run {
   // Only the variables the test gives: a developer's own PLANT_STORE_* must not leak in.
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PLANT_STORE_')));
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [cli, ...args], { env: { ...clean, ...env }, stdio: 'pipe' });
   children.add(child);
   const result: Run = {
     child,
