@@ -772,7 +772,7 @@ ${
     ? `
 /** A whole number inside the int64 range that a double cannot hold exactly: in range for the service, but not sendable as a number. */
 function unsafeNumber(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
 }
 `
     : ''
