@@ -39,7 +39,8 @@ import {
 } from './internal/responses.js';
 import { ErrorCode } from './generated/error-codes.js';
 
-export { DEFAULT_BODY_LIMIT };
+export { DEFAULT_BODY_LIMIT, DEFAULT_CORS_MAX_AGE };
+export { DEFAULT_JWT_ALGORITHMS, DEFAULT_JWT_CLOCK_TOLERANCE } from './internal/jwt-verifier.js';
 
 /**
  * Builds the plant store as one fetch-shaped application: `POST {basePath}/plants` with every rule of

@@ -1,7 +1,13 @@
 // The public surface of @plant-store/core. Everything else lives in ./internal and is not exported.
 
-// The application
-export { createPlantStoreApp, DEFAULT_BODY_LIMIT } from './create-plant-store-app.js';
+// The application, and the defaults of its options
+export {
+  createPlantStoreApp,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_CORS_MAX_AGE,
+  DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_CLOCK_TOLERANCE,
+} from './create-plant-store-app.js';
 export type {
   CorsOptions,
   InsertOutcome,
@@ -12,6 +18,10 @@ export type {
   PlantStoreResponse,
 } from './app-types.js';
 export type { JwtAuthOptions, PlantStoreAuthOptions, RateLimit } from './auth-options.js';
+
+// One option checked by the app's own rule before an app is made (a command line, a configuration file)
+export { checkAppOption } from './check-app-option.js';
+export type { CheckedAppOptions } from './check-app-option.js';
 
 // Bearer tokens that rotate while the app serves (token files), and the file format
 export { createTokenSet, parseTokenFile } from './token-set.js';

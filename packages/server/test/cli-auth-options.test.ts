@@ -1,18 +1,23 @@
 // The CLI's authentication and limit flags and their variables, in process: what reaches the server's
-// options, and the usage errors (exit 2) for contradictory, unsafe or malformed values. What the server
-// checks itself (a token file's entries, a JWKS URL, the algorithms beside a JWKS) is refused when it
-// starts with these options, as cli.ts starts it: a TypeError or RangeError exits 2, any other error 1.
+// options, and the usage errors (exit 2) for contradictory, unsafe or malformed values. A value the
+// API has a rule for (a rate limit, the clock tolerance, a JWKS, the proxies trusted) is held to that
+// rule as the CLI reads it: the same values taken and refused, in the API's words. What the server
+// checks only when it starts (a token file's entries, the algorithms beside a JWKS) is refused then,
+// as cli.ts starts it: a TypeError or RangeError exits 2, any other error 1.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RateLimit } from '@plant-store/core';
 import { afterAll, expect, it } from 'vitest';
 import { parseCli, USAGE, UsageError } from '../src/internal/cli-options.js';
 import { startPlantStoreServer } from '../src/index.js';
+import { type Case, cliRefusal, expectOneRule, flagRule } from './option-rules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plant-store-cli-auth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const JWKS = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k' }] };
 const jwksFile = join(dir, 'jwks.json');
-writeFileSync(jwksFile, JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', kid: 'k' }] }));
+writeFileSync(jwksFile, JSON.stringify(JWKS));
 
 const start = (argv: string[], env: Record<string, string> = {}) => {
   const command = parseCli(argv, env);
@@ -122,22 +127,66 @@ it('refuses JWT flags that are incomplete, contradictory or unreadable', () => {
   const notJson = join(dir, 'not.json');
   writeFileSync(notJson, 'keys:');
   expect(usage(['--jwks', notJson, '--jwt-issuer', 'i', '--jwt-audience', 'a'])).toMatch(/not JSON/);
-  const notSet = join(dir, 'not-set.json');
-  writeFileSync(notSet, '{"kty":"EC"}');
-  expect(usage(['--jwks', notSet, '--jwt-issuer', 'i', '--jwt-audience', 'a'])).toMatch(/not a JWK Set/);
-  expect(
-    usage(['--jwks', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a', '--jwt-clock-tolerance', '1h']),
-  ).toMatch(/--jwt-clock-tolerance must be a whole number/);
+  expect(usage(['--jwks', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a', '--jwt-clock-tolerance', '1h'])).toBe(
+    '--jwt-clock-tolerance must be a number of seconds, got "1h"',
+  );
 });
 
-it('refuses to start with HS256 beside a JWKS, or a JWKS URL in plain http off this machine', async () => {
-  const claims = ['--jwt-issuer', 'i', '--jwt-audience', 'a'];
-  const hs256 = await startError(['--jwks', jwksFile, ...claims, '--jwt-algorithms', 'HS256']);
+it('refuses to start with HS256 beside a JWKS', async () => {
+  const hs256 = await startError([
+    '--jwks',
+    jwksFile,
+    '--jwt-issuer',
+    'i',
+    '--jwt-audience',
+    'a',
+    '--jwt-algorithms',
+    'HS256',
+  ]);
   expect(hs256).toBeInstanceOf(TypeError);
   expect(hs256.message).toMatch(/"HS256" is not one of .*; HS256\/384\/512 need a secret instead of a JWKS/);
-  const http = await startError(['--jwks', 'http://idp.example/jwks.json', ...claims]);
-  expect(http).toBeInstanceOf(TypeError);
-  expect(http.message).toMatch(/must be an https URL/);
+});
+
+it("holds --jwks to the core's rule for auth.jwt.jwks: the URLs and JWK Set files it takes, and no other", async () => {
+  const notSet = join(dir, 'not-set.json');
+  writeFileSync(notSet, '{"kty":"EC"}');
+  const keys: Case<string | object>[] = [
+    ['https://idp.example/jwks.json', 'https://idp.example/jwks.json', true],
+    ['http://localhost:8080/jwks.json', 'http://localhost:8080/jwks.json', true],
+    ['http://127.0.0.1/jwks.json', 'http://127.0.0.1/jwks.json', true],
+    ['http://idp.example/jwks.json', 'http://idp.example/jwks.json', false],
+    [jwksFile, JWKS, true],
+    [notSet, { kty: 'EC' }, false],
+  ];
+  await expectOneRule(
+    {
+      cli: (text) => ({ argv: ['--jwks', text, '--jwt-issuer', 'i', '--jwt-audience', 'a'] }),
+      source: (text) => (text.startsWith('http') ? '--jwks' : `--jwks ${text}`),
+      api: (jwks) => ({ auth: { jwt: { jwks: jwks as { keys: object[] }, issuer: 'i', audience: 'a' } } }),
+      read: (options) => options.auth?.jwt?.jwks,
+    },
+    keys,
+  );
+});
+
+it("holds --jwt-clock-tolerance to the core's rule, fractions of a second included", async () => {
+  const tolerances: Case<number>[] = [
+    ['0', 0, true],
+    ['1.5', 1.5, true],
+    ['3600', 3600, true],
+    ['3600.5', 3600.5, false],
+    ['3601', 3601, false],
+  ];
+  const claims = ['--jwks', jwksFile, '--jwt-issuer', 'i', '--jwt-audience', 'a'];
+  await expectOneRule(
+    flagRule<number>(
+      'jwt-clock-tolerance',
+      (clockTolerance) => ({ auth: { jwt: { jwks: JWKS, issuer: 'i', audience: 'a', clockTolerance } } }),
+      (options) => options.auth?.jwt?.clockTolerance,
+      claims,
+    ),
+    tolerances,
+  );
 });
 
 it('reads a JWT secret file without its trailing newline', () => {
@@ -170,11 +219,68 @@ it('reads --rate-limit, --failed-auth-limit and --trust-proxy and their variable
   expect(start([]).auth).toBeUndefined();
 });
 
-it('refuses rates and hop counts that are not whole numbers in range, naming the flag or variable', () => {
-  for (const rate of ['100', '0/1', '1/0', '1.5/1', '1/100000', 'ten/1']) {
-    expect(usage(['--rate-limit', rate])).toMatch(/--rate-limit must be <requests>\/<seconds>/);
+const rates: Case<RateLimit>[] = [
+  ['1/0.5', { requests: 1, seconds: 0.5 }, true],
+  ['100/1', { requests: 100, seconds: 1 }, true],
+  ['20 / 60', { requests: 20, seconds: 60 }, true],
+  ['1/86400', { requests: 1, seconds: 86_400 }, true],
+  ['0/1', { requests: 0, seconds: 1 }, false],
+  ['1.5/1', { requests: 1.5, seconds: 1 }, false],
+  ['99999999999999999/1', { requests: 1e17, seconds: 1 }, false],
+  ['1/0', { requests: 1, seconds: 0 }, false],
+  ['1/86400.5', { requests: 1, seconds: 86_400.5 }, false],
+  ['1/100000', { requests: 1, seconds: 100_000 }, false],
+];
+
+it("holds --rate-limit to the core's rule for auth.rateLimit: 1/0.5 taken, as the API takes half a second", async () => {
+  await expectOneRule(
+    flagRule<RateLimit>(
+      'rate-limit',
+      (rateLimit) => ({ auth: { rateLimit } }),
+      (options) => options.auth?.rateLimit,
+    ),
+    rates,
+  );
+});
+
+it("holds PLANT_STORE_FAILED_AUTH_LIMIT to the core's rule for auth.failedAuthLimit, naming the variable", async () => {
+  await expectOneRule(
+    {
+      cli: (text) => ({ argv: [], env: { PLANT_STORE_FAILED_AUTH_LIMIT: text } }),
+      source: () => 'PLANT_STORE_FAILED_AUTH_LIMIT',
+      api: (failedAuthLimit) => ({ auth: { failedAuthLimit } }),
+      read: (options) => options.auth?.failedAuthLimit,
+    },
+    rates,
+  );
+});
+
+it("holds --trust-proxy to the server's rule for trustProxy", async () => {
+  const hops: Case<number>[] = [
+    ['0', 0, true],
+    ['32', 32, true],
+    ['33', 33, false],
+    ['99999999999999999', 1e17, false],
+  ];
+  await expectOneRule(
+    flagRule<number>(
+      'trust-proxy',
+      (trustProxy) => ({ trustProxy }),
+      (options) => options.trustProxy,
+    ),
+    hops,
+  );
+});
+
+it('refuses what is not <requests>/<seconds>, or not a number, before any rule, naming the flag or variable', () => {
+  for (const rate of ['100', 'ten/1', '1/2/3', '/1', '1/-1', '1e3/1']) {
+    expect(cliRefusal(['--rate-limit', rate])).toBe(
+      `--rate-limit must be <requests>/<seconds>, e.g. 100/1 or 1/0.5, got ${JSON.stringify(rate)}`,
+    );
   }
-  expect(usage([], { PLANT_STORE_FAILED_AUTH_LIMIT: 'lots' })).toMatch(/PLANT_STORE_FAILED_AUTH_LIMIT must be/);
-  expect(usage(['--trust-proxy', 'yes'])).toMatch(/--trust-proxy must be a whole number from 0 to 32/);
-  expect(usage(['--trust-proxy', '33'])).toMatch(/--trust-proxy/);
+  expect(cliRefusal([], { PLANT_STORE_FAILED_AUTH_LIMIT: 'lots' })).toBe(
+    'PLANT_STORE_FAILED_AUTH_LIMIT must be <requests>/<seconds>, e.g. 100/1 or 1/0.5, got "lots"',
+  );
+  expect(cliRefusal(['--trust-proxy', 'yes'])).toBe('--trust-proxy must be a whole number of proxies, got "yes"');
+  expect(cliRefusal(['--trust-proxy', '1.5'])).toBe('--trust-proxy must be a whole number of proxies, got "1.5"');
 });

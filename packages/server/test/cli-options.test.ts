@@ -1,11 +1,23 @@
 // The CLI's reading of flags and environment, in process: every option, precedence, and the
 // usage errors that make the command exit with code 2 (cli.ts prints the message of a UsageError as it
-// is, after "plant-store-server: "). A value whose form the server checks is refused when the server
-// starts, with a TypeError that cli.ts also answers with exit code 2.
+// is, after "plant-store-server: "). A value the API has a rule for (a port, the body limit, the log
+// level) is held to that rule as the CLI reads it; a value whose form the server checks only when it
+// starts is refused then, with a TypeError that cli.ts also answers with exit code 2.
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_HOST,
+  DEFAULT_JWT_ALGORITHMS,
+  DEFAULT_JWT_CLOCK_TOLERANCE,
+  DEFAULT_PORT,
+} from '@plant-store/core';
 import { expect, it } from 'vitest';
 import { UsageError, parseCli } from '../src/internal/cli-options.js';
-import { ENTRIES } from '../src/internal/options/table.js';
+import { DEFAULT_LOG_LEVEL } from '../src/internal/logger.js';
+import { DEFAULT_TRUST_PROXY } from '../src/internal/option-checks.js';
+import { checked, integer, size, sizeText } from '../src/internal/options/readers.js';
+import { ENTRIES, OPTIONS, type OptionName } from '../src/internal/options/table.js';
 import { startPlantStoreServer } from '../src/index.js';
+import { type Case, cliRefusal, expectOneRule, flagRule } from './option-rules.js';
 
 const start = (argv: string[], env: Record<string, string> = {}) => {
   const command = parseCli(argv, env);
@@ -209,12 +221,16 @@ it('answers --help and --version (and -h, -v)', () => {
 it.each([
   [['--prot', '1'], /Unknown option '--prot'/],
   [['extra'], /positional/i],
-  [['--port', 'eighty'], /--port must be a port number from 0 to 65535, got "eighty"/],
-  [['--port', 'abc'], /--port must be a port number/],
-  [['--port', '65536'], /--port must be a port number/],
+  [['--port', 'eighty'], /^--port must be a port number, got "eighty"$/],
+  [['--port', '80.5'], /^--port must be a port number, got "80.5"$/],
+  [['--port', '65536'], /^--port: port must be an integer from 0 to 65535, got 65536$/],
   [['--port', '-1'], /port/],
-  [['--body-limit', 'lots'], /--body-limit must be a positive size/],
-  [['--body-limit', '0'], /--body-limit/],
+  [
+    ['--body-limit', 'lots'],
+    /^--body-limit must be a size in bytes, optionally with k or m \(1024-based\), got "lots"$/,
+  ],
+  [['--body-limit', '1g'], /--body-limit must be a size in bytes/],
+  [['--log-level', 'verbose'], /^--log-level: logLevel must be one of debug, info, warn, error$/],
   [['--token', 'a', '--any-token'], /not both/],
   [['--token', 'has space'], /--token: every token must be a non-empty token68 string/],
   [['--host', ''], /--host/],
@@ -299,4 +315,115 @@ it('has every relation of the option table name an option of the table', () => {
     ];
     for (const other of related) expect(names).toContain(other);
   }
+});
+
+it("holds --port and --ops-port to the server's rule for a port: the same values taken and refused, in its words", async () => {
+  const ports: Case<number>[] = [
+    ['0', 0, true],
+    ['65535', 65_535, true],
+    ['65536', 65_536, false],
+    ['99999999999999999999', 1e20, false],
+  ];
+  await expectOneRule(
+    flagRule<number>(
+      'port',
+      (port) => ({ port }),
+      (options) => options.port,
+    ),
+    ports,
+  );
+  await expectOneRule(
+    flagRule<number>(
+      'ops-port',
+      (port) => ({ ops: { port } }),
+      (options) => options.ops?.port,
+    ),
+    ports,
+  );
+});
+
+it("holds --body-limit to the core's rule for bodyLimit: 0 taken, as the API takes it, and no unsafe integer", async () => {
+  const sizes: Case<number>[] = [
+    ['0', 0, true],
+    ['100', 100, true],
+    ['512k', 524_288, true],
+    ['1m', 1_048_576, true],
+    [String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER, true],
+    [String(2 ** 53), 2 ** 53, false],
+    [`${Number.MAX_SAFE_INTEGER}k`, Number.MAX_SAFE_INTEGER * 1024, false],
+  ];
+  await expectOneRule(
+    flagRule<number>(
+      'body-limit',
+      (bodyLimit) => ({ bodyLimit }),
+      (options) => options.bodyLimit,
+    ),
+    sizes,
+  );
+});
+
+it("holds PLANT_STORE_LOG_LEVEL to the server's rule for logLevel, naming the variable", async () => {
+  type Level = NonNullable<Parameters<typeof startPlantStoreServer>[0]>['logLevel'];
+  const levels: Case<Level>[] = [
+    ['debug', 'debug', true],
+    ['error', 'error', true],
+    ['verbose', 'verbose' as Level, false],
+    ['INFO', 'INFO' as Level, false],
+  ];
+  await expectOneRule(
+    {
+      cli: (text) => ({ argv: [], env: { PLANT_STORE_LOG_LEVEL: text } }),
+      source: () => 'PLANT_STORE_LOG_LEVEL',
+      api: (logLevel) => ({ logLevel }),
+      read: (options) => options.logLevel,
+    },
+    levels,
+  );
+});
+
+it('passes on an error of a rule that is not a refusal of the value, not as a usage error', () => {
+  const broken = checked(integer({ unit: 'a number' }), () => {
+    throw new Error('the rule itself failed');
+  });
+  expect(() => broken.read('1', '--n')).toThrow(new Error('the rule itself failed'));
+  expect(() => broken.read('1', '--n')).not.toThrow(UsageError);
+});
+
+it('writes a size as the largest unit --body-limit reads back to the same bytes', () => {
+  for (const [bytes, text] of [
+    [1_048_576, '1m'],
+    [3 * 1_048_576, '3m'],
+    [524_288, '512k'],
+    [1_048_577, '1048577'],
+    [100, '100'],
+    [0, '0'],
+  ] as const) {
+    expect(sizeText(bytes)).toBe(text);
+    expect(size().read(text, '--body-limit')).toBe(bytes);
+  }
+});
+
+it('shows as each default what its flag would have to say to get the default the code applies', () => {
+  // The first code span of the table's default, read by the option's own reader.
+  const shown = (name: OptionName) => {
+    const { default: text, reader } = OPTIONS[name];
+    const value = /`([^`]*)`/.exec(text ?? '')?.[1];
+    if (value === undefined || reader.takes !== 'text') throw new Error(`--${name} shows no default value`);
+    return reader.read(value, `--${name}`);
+  };
+  expect(shown('port')).toBe(DEFAULT_PORT);
+  expect(shown('host')).toBe(DEFAULT_HOST);
+  expect(shown('body-limit')).toBe(DEFAULT_BODY_LIMIT);
+  expect(shown('log-level')).toBe(DEFAULT_LOG_LEVEL);
+  expect(shown('jwt-algorithms')).toEqual(DEFAULT_JWT_ALGORITHMS);
+  expect(shown('jwt-clock-tolerance')).toBe(DEFAULT_JWT_CLOCK_TOLERANCE);
+  expect(shown('trust-proxy')).toBe(DEFAULT_TRUST_PROXY);
+});
+
+it('refuses a port or a size of the wrong form before any rule, quoting it', () => {
+  expect(cliRefusal(['--port', ''])).toBe('--port must be a port number, got ""');
+  expect(cliRefusal([], { PLANT_STORE_OPS_PORT: 'http' })).toBe(
+    'PLANT_STORE_OPS_PORT must be a port number, got "http"',
+  );
+  expect(cliRefusal(['--body-limit', '1.5m'])).toMatch(/^--body-limit must be a size in bytes/);
 });

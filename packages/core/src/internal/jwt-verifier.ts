@@ -29,7 +29,7 @@ const ASYMMETRIC = new Set([
 ]);
 const SYMMETRIC = new Set(['HS256', 'HS384', 'HS512']);
 /** Default leeway for `exp`, `nbf` and `iat` between this server's clock and the issuer's, in seconds. */
-export const DEFAULT_CLOCK_TOLERANCE = 30;
+export const DEFAULT_JWT_CLOCK_TOLERANCE = 30;
 const DEFAULT_MAX_LENGTH = 8192;
 const DEFAULT_JWKS_TIMEOUT = 5_000;
 const DEFAULT_JWKS_COOLDOWN = 30_000;
@@ -76,17 +76,14 @@ export function createJwtVerifier(options: JwtAuthOptions): JwtVerifier {
     throw new TypeError('auth.jwt needs either jwks (a URL or a JWK Set) or secret (for HS256/384/512), not both');
   }
   const algorithms = checkAlgorithms(options.algorithms, options.secret !== undefined);
-  const clockTolerance = checkNumber(options.clockTolerance, DEFAULT_CLOCK_TOLERANCE, 'auth.jwt.clockTolerance', 3600);
+  const clockTolerance = checkClockTolerance(options.clockTolerance);
   const maxLength = checkNumber(options.maxTokenLength, DEFAULT_MAX_LENGTH, 'auth.jwt.maxTokenLength', 65_536);
   const timeout = checkNumber(options.jwksTimeout, DEFAULT_JWKS_TIMEOUT, 'auth.jwt.jwksTimeout', 60_000);
   const cooldown = checkNumber(options.jwksCooldown, DEFAULT_JWKS_COOLDOWN, 'auth.jwt.jwksCooldown', 3_600_000);
   const maxAge = checkNumber(options.jwksMaxAge, DEFAULT_JWKS_MAX_AGE, 'auth.jwt.jwksMaxAge', 86_400_000);
   const retryAfter = checkNumber(options.retryAfter, DEFAULT_RETRY_AFTER, 'auth.jwt.retryAfter', 3600);
   if (!(retryAfter >= 1)) throw new TypeError('auth.jwt.retryAfter must be 1 second or more');
-  const url = options.jwks === undefined || isJwkSet(options.jwks) ? undefined : checkJwksUrl(options.jwks);
-  if (options.jwks !== undefined && url === undefined && !isJwkSet(options.jwks)) {
-    throw new TypeError('auth.jwt.jwks must be an https URL or a JWK Set ({ keys: [...] })');
-  }
+  const url = options.jwks === undefined ? undefined : checkJwks(options.jwks);
   const secret =
     options.secret === undefined
       ? undefined
@@ -293,6 +290,19 @@ function checkAlgorithms(value: readonly string[] | undefined, withSecret: boole
     }
   }
   return value;
+}
+
+/** `seconds` when it is a usable `auth.jwt.clockTolerance` (the default when undefined); a TypeError otherwise. */
+export function checkClockTolerance(seconds: number | undefined): number {
+  return checkNumber(seconds, DEFAULT_JWT_CLOCK_TOLERANCE, 'auth.jwt.clockTolerance', 3600);
+}
+
+/** The URL to fetch the keys from, or undefined for a JWK Set held in memory; a TypeError for anything else. */
+export function checkJwks(jwks: NonNullable<JwtAuthOptions['jwks']>): URL | undefined {
+  if (isJwkSet(jwks)) return undefined;
+  const url = checkJwksUrl(jwks);
+  if (url === undefined) throw new TypeError('auth.jwt.jwks must be an https URL or a JWK Set ({ keys: [...] })');
+  return url;
 }
 
 function checkNumber(value: number | undefined, fallback: number, name: string, max: number): number {

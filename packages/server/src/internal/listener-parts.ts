@@ -15,9 +15,10 @@ import {
 } from '@plant-store/core';
 import { version } from '../../package.json';
 import type { PlantStoreListenerOptions } from './listener-types.js';
-import { createLogger, describeError, LOG_LEVELS, type Logger } from './logger.js';
+import { checkLogLevel, createLogger, describeError, type Logger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { BodyAlreadyReadError, ClientClosedError } from './node-request.js';
+import { checkTrustProxy, DEFAULT_TRUST_PROXY } from './option-checks.js';
 import { createRequestListener, DEFAULT_LINGER, type ListenerState } from './request-listener.js';
 import { createTransportAnswers } from './transport-errors.js';
 
@@ -34,9 +35,7 @@ export function resolveLogger(
   options: Pick<PlantStoreListenerOptions, 'log' | 'logLevel'>,
   worker?: number,
 ): Logger | undefined {
-  if (options.logLevel !== undefined && !LOG_LEVELS.includes(options.logLevel)) {
-    throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
-  }
+  if (options.logLevel !== undefined) checkLogLevel(options.logLevel);
   if (options.log === undefined || options.log === false) return undefined;
   return createLogger(options.log === true ? 'stderr' : options.log, {
     ...(options.logLevel !== undefined && { level: options.logLevel }),
@@ -83,9 +82,7 @@ export function createListenerParts<S extends PlantStore>(
   logger: Logger | undefined,
   extras: ListenerExtras = {},
 ): ListenerParts<S> {
-  const trustProxy = options.trustProxy ?? 0;
-  if (!Number.isSafeInteger(trustProxy) || trustProxy < 0 || trustProxy > 32)
-    throw new TypeError('trustProxy must be a whole number of proxies from 0 to 32');
+  const trustProxy = checkTrustProxy(options.trustProxy ?? DEFAULT_TRUST_PROXY);
   const credentials = credentialsOf(options);
   const tokens = 'tokens' in credentials ? credentials.tokens : [];
   const app = createPlantStoreApp<S>({

@@ -6,6 +6,16 @@ import type { LogSink } from './log-sink.js';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The level of a log that is given none: a line per request, and every line above. */
+export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+
+/** `level` when it is one of {@link LOG_LEVELS}; a TypeError otherwise. */
+export function checkLogLevel(level: string): LogLevel {
+  if (!(LOG_LEVELS as readonly string[]).includes(level))
+    throw new TypeError(`logLevel must be one of ${LOG_LEVELS.join(', ')}`);
+  return level as LogLevel;
+}
+
 /** One log line's fields besides `time`, `level` and `message`. */
 export type LogFields = Record<string, string | number | boolean | undefined>;
 
@@ -98,7 +108,7 @@ export function createLogger(sink: LogSink | 'stderr', options: { level?: LogLev
     sink === 'stderr' ? fdBlocks(2, worker) : new LineBlocks((bytes) => sink.write(bytes.toString()), worker);
   const log = pino(
     {
-      level: options.level ?? 'info',
+      level: options.level ?? DEFAULT_LOG_LEVEL,
       messageKey: 'message',
       base: options.worker === undefined ? undefined : { worker: options.worker },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -40,13 +40,6 @@ export function resolveTimeouts(given: PlantStoreServerTimeouts | undefined): Ti
   return timeouts;
 }
 
-/** A RangeError unless `port` is a TCP port number (0: any free one). */
-export function checkPort(port: number, name: string): void {
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new RangeError(`${name} must be an integer from 0 to 65535, got ${String(port)}`);
-  }
-}
-
 /** The API's node:http server over the listener, not listening yet. */
 export function createNodeServer(
   parts: Pick<ListenerParts<PlantStore>, 'listener' | 'continueListener' | 'state'>,

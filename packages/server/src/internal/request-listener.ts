@@ -4,6 +4,7 @@ import { ErrorCode } from '@plant-store/core';
 import { BodyAlreadyReadError, NodeRequest, pathOf } from './node-request.js';
 import { describeError, type Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
+import { DEFAULT_TRUST_PROXY } from './option-checks.js';
 import { answerHeaders, type TransportAnswer, type TransportAnswers, newRequestId } from './transport-errors.js';
 
 /** What the listener shares with the server that owns it. */
@@ -19,7 +20,7 @@ export interface ListenerState {
   readonly metrics: Metrics | undefined;
   /** The answers the server gives without the core (built once, asynchronously, at creation). */
   readonly answers: Promise<TransportAnswers>;
-  /** Proxies trusted to add to `X-Forwarded-For`. Default 0: the socket's peer is the client. */
+  /** Proxies trusted to add to `X-Forwarded-For`. Default {@link DEFAULT_TRUST_PROXY}: the socket's peer is the client. */
   readonly trustProxy?: number;
   /** How long, and how many bytes, a refused upload is still read after its answer. Default {@link DEFAULT_LINGER}. */
   linger?: LingerLimits;
@@ -56,7 +57,7 @@ export function createRequestListener(
       void state.answers.then((answers) => sendAnswer(state, req, res, answers.missingHost, started));
       return;
     }
-    const request = new NodeRequest(req, res, expectsContinue, app.basePath, state.trustProxy ?? 0);
+    const request = new NodeRequest(req, res, expectsContinue, app.basePath, state.trustProxy ?? DEFAULT_TRUST_PROXY);
     app.handle(request).then(
       (response) => send(state, req, res, request, response, started),
       (error: unknown) => {

@@ -1,6 +1,8 @@
 // The options of authentication and limits: tokens, JWTs, rate limits and trusted proxies. A part of
 // the option table (options/table.ts).
-import { commaList, integer, list, onOff, rate, text } from './readers.js';
+import { checkAppOption, DEFAULT_JWT_ALGORITHMS, DEFAULT_JWT_CLOCK_TOLERANCE } from '@plant-store/core';
+import { checkTrustProxy, DEFAULT_TRUST_PROXY } from '../option-checks.js';
+import { checked, commaList, decimal, integer, list, onOff, rate, text } from './readers.js';
 import { field, type Need, option } from './spec.js';
 import { jwks, secretFile, tokens } from './values.js';
 
@@ -87,7 +89,7 @@ export const AUTH_OPTIONS = {
     env: 'PLANT_STORE_JWT_ALGORITHMS',
     value: '<a,b>',
     reader: commaList(),
-    default: '`RS256,PS256,ES256,EdDSA`',
+    default: `\`${DEFAULT_JWT_ALGORITHMS.join(',')}\``,
     help: 'the accepted algorithms; never `none`; HS256/384/512 only with `--jwt-secret-file`',
     api: '`auth.jwt.algorithms`',
     into: field('jwt', 'algorithms'),
@@ -108,8 +110,8 @@ export const AUTH_OPTIONS = {
     group: 'auth',
     env: 'PLANT_STORE_JWT_CLOCK_TOLERANCE',
     value: '<s>',
-    reader: integer({ min: 0, max: 3600, unit: 'a whole number' }),
-    default: '`30`',
+    reader: checked(decimal('a number of seconds'), (seconds) => checkAppOption('auth.jwt.clockTolerance', seconds)),
+    default: `\`${DEFAULT_JWT_CLOCK_TOLERANCE}\``,
     help: 'leeway for `exp`, `nbf` and `iat`, in seconds',
     api: '`auth.jwt.clockTolerance`',
     into: field('jwt', 'clockTolerance'),
@@ -119,9 +121,9 @@ export const AUTH_OPTIONS = {
     group: 'auth',
     env: 'PLANT_STORE_RATE_LIMIT',
     value: '<n>/<s>',
-    reader: rate(),
+    reader: checked(rate(), (limit) => checkAppOption('auth.rateLimit', limit)),
     default: 'none',
-    help: 'requests per credential (token entry or JWT `sub`), per process: with `--workers k`, up to k × n in all; over it 429 `42901`',
+    help: 'requests per credential (token entry or JWT `sub`) in `s` seconds (a fraction too: `1/0.5`), per process: with `--workers k`, up to k × n in all; over it 429 `42901`',
     api: '`auth.rateLimit: { requests, seconds }`',
     into: field('auth', 'rateLimit'),
   }),
@@ -129,7 +131,7 @@ export const AUTH_OPTIONS = {
     group: 'auth',
     env: 'PLANT_STORE_FAILED_AUTH_LIMIT',
     value: '<n>/<s>',
-    reader: rate(),
+    reader: checked(rate(), (limit) => checkAppOption('auth.failedAuthLimit', limit)),
     default: 'none',
     help: 'refused tokens per client address; over it every request from there gets 429 until it refills',
     api: '`auth.failedAuthLimit`',
@@ -139,8 +141,8 @@ export const AUTH_OPTIONS = {
     group: 'auth',
     env: 'PLANT_STORE_TRUST_PROXY',
     value: '<hops>',
-    reader: integer({ min: 0, max: 32, unit: 'a whole number' }),
-    default: "`0`: the socket's peer",
+    reader: checked(integer({ unit: 'a whole number of proxies' }), checkTrustProxy),
+    default: `\`${DEFAULT_TRUST_PROXY}\`: the socket's peer`,
     help: 'proxies whose `X-Forwarded-For` to believe for the client address: the entry that many from the right',
     api: '`trustProxy`',
     into: field('server', 'trustProxy'),

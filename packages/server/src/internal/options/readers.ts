@@ -1,6 +1,7 @@
 // How the text of a flag or environment variable becomes an option's value. A reader throws a
 // UsageError naming where the text came from (`--port`, or `PLANT_STORE_PORT`) and, unless it may be
-// a secret, the text itself.
+// a secret, the text itself. A reader reads the syntax; where the server or the core has a rule for
+// the value, `checked` applies that rule, so the CLI takes what the API takes.
 import { readFileSync } from 'node:fs';
 import { UsageError } from './usage-error.js';
 
@@ -56,22 +57,41 @@ export function list<T = string[]>(check: (items: readonly string[], source: str
   return { takes: 'texts', read: check };
 }
 
+/** Digits, with a decimal fraction when `fraction` (`0.5`), as a number; NaN for any other text. */
+function digits(text: string, fraction = false): number {
+  const trimmed = text.trim();
+  return (fraction ? /^\d+(?:\.\d+)?$/ : /^\d+$/).test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
 /**
- * A whole number from `min` to `max`, called `unit` in the error (`a port number`); `auto`: the word
+ * A whole number, called `unit` in the error (`a port number`). `min` and `max`: the range, for an
+ * option whose value no API checks (an API's rule is applied by {@link checked}); `auto`: the word
  * `auto` as well, standing for what it returns.
  */
-export function integer(bounds: { min: number; max: number; unit: string; auto?: () => number }): TextReader<number> {
-  const { min, max, unit, auto } = bounds;
+export function integer(bounds: { unit: string; min?: number; max?: number; auto?: () => number }): TextReader<number> {
+  const { min = 0, max = Number.POSITIVE_INFINITY, unit, auto } = bounds;
+  const range = bounds.max === undefined ? '' : ` from ${min} to ${max}`;
   return {
     takes: 'text',
     read(value, source) {
-      const trimmed = value.trim();
-      if (auto !== undefined && trimmed.toLowerCase() === 'auto') return auto();
-      const n = /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+      if (auto !== undefined && value.trim().toLowerCase() === 'auto') return auto();
+      const n = digits(value);
       if (!(n >= min && n <= max)) {
         const or = auto !== undefined ? ', or auto' : '';
-        throw new UsageError(`${source} must be ${unit} from ${min} to ${max}${or}, got ${quote(value)}`);
+        throw new UsageError(`${source} must be ${unit}${range}${or}, got ${quote(value)}`);
       }
+      return n;
+    },
+  };
+}
+
+/** A number with an optional decimal fraction (`1.5`), called `unit` in the error; its range is an API's rule. */
+export function decimal(unit: string): TextReader<number> {
+  return {
+    takes: 'text',
+    read(value, source) {
+      const n = digits(value, true);
+      if (Number.isNaN(n)) throw new UsageError(`${source} must be ${unit}, got ${quote(value)}`);
       return n;
     },
   };
@@ -94,39 +114,68 @@ export function duration(): TextReader<number> {
   };
 }
 
-/** Bytes, or with `k` or `m` (1024-based), an optional `b` after: `512k`, `1mb`. */
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+/** Bytes, or with `k` or `m` (1024-based), an optional `b` after: `512k`, `1mb`. Its range is an API's rule. */
 export function size(): TextReader<number> {
   return {
     takes: 'text',
     read(value, source) {
       const match = /^(\d+)\s*([kKmM]?)[bB]?$/.exec(value.trim());
-      const unit = match?.[2]?.toLowerCase();
-      const bytes =
-        match === null ? Number.NaN : Number(match[1]) * (unit === 'm' ? 1024 * 1024 : unit === 'k' ? 1024 : 1);
-      if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+      if (match === null) {
         throw new UsageError(
-          `${source} must be a positive size in bytes, optionally with k or m (1024-based), got ${quote(value)}`,
+          `${source} must be a size in bytes, optionally with k or m (1024-based), got ${quote(value)}`,
         );
       }
-      return bytes;
+      const unit = match[2]?.toLowerCase();
+      return Number(match[1]) * (unit === 'm' ? MIB : unit === 'k' ? KIB : 1);
     },
   };
 }
 
-/** `<n>/<seconds>`: e.g. `100/1`, `20/60`. */
+/** `bytes` as {@link size} reads it, in its largest whole unit: `1m`, `512k`, `100`. */
+export function sizeText(bytes: number): string {
+  if (bytes > 0 && bytes % MIB === 0) return `${bytes / MIB}m`;
+  if (bytes > 0 && bytes % KIB === 0) return `${bytes / KIB}k`;
+  return String(bytes);
+}
+
+/** `<requests>/<seconds>`: `100/1`, `20/60`, `1/0.5`. Its range is an API's rule. */
 export function rate(): TextReader<{ requests: number; seconds: number }> {
   return {
     takes: 'text',
     read(value, source) {
-      const match = /^\s*(\d{1,9})\s*\/\s*(\d{1,5})\s*$/.exec(value);
-      const requests = Number(match?.[1]);
-      const seconds = Number(match?.[2]);
-      if (match === null || !(requests >= 1) || !(seconds >= 1 && seconds <= 86_400)) {
-        throw new UsageError(
-          `${source} must be <requests>/<seconds>, e.g. 100/1 (1 or more requests, 1 to 86400 seconds), got ${quote(value)}`,
-        );
+      const parts = value.split('/');
+      const [requests = Number.NaN, seconds = Number.NaN] = parts.map((part) => digits(part, true));
+      if (parts.length !== 2 || Number.isNaN(requests) || Number.isNaN(seconds)) {
+        throw new UsageError(`${source} must be <requests>/<seconds>, e.g. 100/1 or 1/0.5, got ${quote(value)}`);
       }
       return { requests, seconds };
+    },
+  };
+}
+
+/**
+ * Runs `check`, an API's own rule for a value: what it refuses (its TypeError or RangeError) is a
+ * UsageError of its message after `source`, so the CLI refuses in the API's words.
+ */
+export function applyRule<T>(source: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) throw new UsageError(`${source}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `reader`'s value through `check`, an API's own rule for it (see {@link applyRule}). */
+export function checked<T, U>(reader: TextReader<T>, check: (value: T) => U): TextReader<U> {
+  return {
+    takes: 'text',
+    read(text, source) {
+      const value = reader.read(text, source);
+      return applyRule(source, () => check(value));
     },
   };
 }
@@ -165,19 +214,6 @@ export function autoOrYesNo(): TextReader<boolean | 'auto'> {
       } catch {
         throw new UsageError(`${source} must be auto, on or off, got ${quote(value)}`);
       }
-    },
-  };
-}
-
-/** One of `choices`, as written. */
-export function oneOf<const C extends string>(choices: readonly C[]): TextReader<C> {
-  return {
-    takes: 'text',
-    read(value, source) {
-      if (!(choices as readonly string[]).includes(value)) {
-        throw new UsageError(`${source} must be one of ${choices.join(', ')}, got ${quote(value)}`);
-      }
-      return value as C;
     },
   };
 }

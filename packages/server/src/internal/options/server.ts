@@ -1,9 +1,16 @@
 // The options of the server itself: where it listens and what it takes, its log, its operations
 // listener, its workers, and the help. A part of the option table (options/table.ts).
 import { availableParallelism } from 'node:os';
-import { DEFAULT_HOST, DEFAULT_PORT } from '@plant-store/core';
-import { LOG_LEVELS } from '../logger.js';
-import { integer, onOff, oneOf, size, text } from './readers.js';
+import {
+  checkAppOption,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_CORS_MAX_AGE,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+} from '@plant-store/core';
+import { checkLogLevel, DEFAULT_LOG_LEVEL } from '../logger.js';
+import { checkPort } from '../option-checks.js';
+import { checked, integer, onOff, size, sizeText, text } from './readers.js';
 import { field, option } from './spec.js';
 import { origins } from './values.js';
 
@@ -12,7 +19,7 @@ export const SERVER_OPTIONS = {
     group: 'server',
     env: 'PLANT_STORE_PORT',
     value: '<n>',
-    reader: integer({ min: 0, max: 65_535, unit: 'a port number' }),
+    reader: checked(integer({ unit: 'a port number' }), (port) => checkPort(port, 'port')),
     default: `\`${DEFAULT_PORT}\``,
     help: 'TCP port to listen on; `0` for any free one (the banner says which)',
     api: '`port`',
@@ -43,8 +50,8 @@ export const SERVER_OPTIONS = {
     group: 'server',
     env: 'PLANT_STORE_BODY_LIMIT',
     value: '<size>',
-    reader: size(),
-    default: '`1m`',
+    reader: checked(size(), (bytes) => checkAppOption('bodyLimit', bytes)),
+    default: `\`${sizeText(DEFAULT_BODY_LIMIT)}\``,
     help: 'the largest request body: bytes, or with `k` or `m` (1024-based): `512k`, `1m`',
     api: '`bodyLimit` (bytes)',
     into: field('server', 'bodyLimit'),
@@ -55,7 +62,7 @@ export const SERVER_OPTIONS = {
     value: '<origin>',
     reader: origins(),
     default: 'off',
-    help: 'an allowed origin as browsers send it (`https://app.example`: scheme, lower-case host, no path), or `*`; the preflight cache is 600 s',
+    help: `an allowed origin as browsers send it (\`https://app.example\`: scheme, lower-case host, no path), or \`*\`; the preflight cache is ${DEFAULT_CORS_MAX_AGE} s`,
     api: "`cors: ['https://app.example']` or `'*'`",
     into: field('server', 'cors'),
   }),
@@ -74,8 +81,8 @@ export const SERVER_OPTIONS = {
     group: 'logging',
     env: 'PLANT_STORE_LOG_LEVEL',
     value: '<level>',
-    reader: oneOf(LOG_LEVELS),
-    default: '`info`',
+    reader: checked(text(), checkLogLevel),
+    default: `\`${DEFAULT_LOG_LEVEL}\``,
     help: '`debug`, `info` (a line per request), `warn` or `error`',
     api: '`logLevel`',
     into: field('server', 'logLevel'),
@@ -94,7 +101,7 @@ export const SERVER_OPTIONS = {
     group: 'ops',
     env: 'PLANT_STORE_OPS_PORT',
     value: '<n>',
-    reader: integer({ min: 0, max: 65_535, unit: 'a port number' }),
+    reader: checked(integer({ unit: 'a port number' }), (port) => checkPort(port, 'ops.port')),
     default: 'off',
     help: 'the operations listener, on a port of its own: `/livez`, `/readyz`, `/metrics`',
     api: '`ops: { port }`',

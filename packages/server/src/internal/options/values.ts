@@ -1,25 +1,23 @@
-// The readers of the options whose values the CLI checks itself: tokens, CORS origins, the database's
-// connection string and the JWT keys. What the server or the store checks (a base path's form, a
-// token file's entries) is theirs, refused when they start.
-import { createTokenSet } from '@plant-store/core';
-import { type TextReader, fileOf, type TextsReader, list } from './readers.js';
+// The readers of the options whose values take more than a reader of readers.ts: tokens and JWT
+// keys, checked by the core's own rules when they are read; CORS origins; the database's connection
+// string; an HMAC secret's file. What the server or the store checks when it starts (a base path's
+// form, a token file's entries) is refused then.
+import { checkAppOption, createTokenSet, type JwtAuthOptions } from '@plant-store/core';
+import { applyRule, fileOf, list, type TextReader, type TextsReader } from './readers.js';
 import { UsageError } from './usage-error.js';
 
 /**
  * Bearer tokens, or `sha256:<hex>` of one, checked by the core's own rules (a token set made and
- * dropped), never quoted back.
+ * dropped), never quoted back: the core's message names the rule, never the value, which is a secret.
  */
 export function tokens(): TextsReader<string[]> {
-  return list((items, source) => {
-    try {
+  return list((items, source) =>
+    applyRule(source, () => {
       if (items.length === 0) throw new TypeError('at least one token is required');
       createTokenSet(items);
-    } catch (error) {
-      // The core's message names the rule, never the value: it is a secret, and this may reach a log.
-      throw new UsageError(`${source}: ${(error as Error).message}`);
-    }
-    return [...items];
-  });
+      return [...items];
+    }),
+  );
 }
 
 /** Browser origins, or `*` among them for every origin. Their form is the server's to check. */
@@ -52,24 +50,26 @@ export function connectionString(): TextReader<string> {
   };
 }
 
-const jwksFile = fileOf<{ keys: object[] }>((bytes, refuse) => {
-  let json: unknown;
+const jsonFile = fileOf<unknown>((bytes, refuse) => {
   try {
-    json = JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
-    refuse('not JSON');
+    return refuse('not JSON');
   }
-  if (typeof json !== 'object' || json === null || !Array.isArray((json as { keys?: unknown }).keys)) {
-    refuse('not a JWK Set (an object with a "keys" list)');
-  }
-  return json as { keys: object[] };
 });
 
-/** A JWKS URL, kept for the server to fetch, or a JWK Set file, read now. */
-export function jwks(): TextReader<string | { keys: object[] }> {
+/**
+ * A JWKS URL, kept for the server to fetch, or a JWK Set file, read now; either checked by the core's
+ * rule for `auth.jwt.jwks`.
+ */
+export function jwks(): TextReader<NonNullable<JwtAuthOptions['jwks']>> {
   return {
     takes: 'text',
-    read: (value, source) => (/^https?:\/\//i.test(value) ? value : jwksFile.read(value, source)),
+    read(value, source) {
+      const url = /^https?:\/\//i.test(value);
+      const keys = (url ? value : jsonFile.read(value, source)) as NonNullable<JwtAuthOptions['jwks']>;
+      return applyRule(url ? source : `${source} ${value}`, () => checkAppOption('auth.jwt.jwks', keys));
+    },
   };
 }
 
