@@ -108,7 +108,7 @@ describe('the plant shape generator', () => {
       [withField({ type: 'integer', format: 'int64' }), /Plant\.extra: an int64 field the service answers/],
       [
         specWith((schemas) => {
-          schemas.NewPlant.allOf[1].properties.extra = { type: 'integer', format: 'int64', maximum: 9007199254740993 };
+          schemas.NewPlant.allOf[1].properties.extra = { type: 'integer', format: 'int64', maximum: 2 ** 53 + 1 };
         }),
         /NewPlant\.extra: maximum 9007199254740992 is beyond 2\^53/,
       ],
