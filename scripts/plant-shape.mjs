@@ -466,6 +466,12 @@ export type PlantMessage = (typeof PLANT_MESSAGES)[keyof typeof PLANT_MESSAGES];
 
 /** The message of the service's 40003 answer. */
 export const CONFLICT_MESSAGE = ${str(conflictMessage(fields))};
+
+/** The name of one of NewPlant's fields. */
+export type NewPlantField = ${fields.map((f) => str(f.name)).join(' | ')};
+
+/** The names of the fields that are int64: kept as bigints, sent exactly (a bigint, or a safe-integer number). */
+export type Int64Field = ${fields.filter((f) => f.kind === 'int64').map((f) => str(f.name)).join(' | ') || 'never'};
 `;
 }
 
@@ -698,7 +704,6 @@ export function renderClientCodec(fields) {
     const check = typeExpression(f, v);
     return f.required ? `${check}` : `(${v} === undefined || ${check})`;
   });
-  const int64Fields = fields.filter((f) => f.kind === 'int64').map((f) => str(f.name));
   const formReaders = [];
   if (kinds.has('int64')) {
     formReaders.push(`/** An int64 from a form's text, exactly: a number up to 2^53-1, a bigint beyond; other text is passed on for the rule to refuse. */
@@ -730,13 +735,7 @@ function numberFromText(text: string): unknown {
   const helpers = ruleHelpers(fields);
   return `${header(' (scripts/plant-shape.mjs)')}
 import type { NewPlant, Plant } from '../types.js';
-import { PLANT_MESSAGES } from './plant-shape.js';
-
-/** The names of the NewPlant fields that are int64: sent exactly, given as a bigint or a safe-integer number. */
-export type Int64Field = ${int64Fields.join(' | ') || 'never'};
-
-/** The name of one of NewPlant's fields. */
-export type NewPlantField = ${fields.map((f) => str(f.name)).join(' | ')};
+import { PLANT_MESSAGES, type NewPlantField } from './plant-shape.js';
 
 /**
  * What a form holds for a plant: text for strings and numbers (an int64 converted exactly), a boolean

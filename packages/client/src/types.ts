@@ -1,5 +1,5 @@
 import type { components } from './generated/openapi.js';
-import type { Int64Field } from './generated/plant-codec.js';
+import type { Int64Field } from './generated/plant-shape.js';
 
 /** A plant as the service answers it (the spec's `Plant` schema); the id is not echoed. */
 export type Plant = components['schemas']['Plant'];

@@ -1,11 +1,6 @@
 import type { ErrorCode } from './generated/error-codes.js';
-import { PLANT_MESSAGES } from './generated/plant-shape.js';
-import {
-  newPlantFromForm,
-  newPlantIssues,
-  type NewPlantField,
-  type NewPlantFormValues,
-} from './generated/plant-codec.js';
+import { PLANT_MESSAGES, type NewPlantField } from './generated/plant-shape.js';
+import { newPlantFromForm, newPlantIssues, type NewPlantFormValues } from './generated/plant-codec.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 import type { NewPlant } from './types.js';
 

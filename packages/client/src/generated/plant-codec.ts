@@ -2,13 +2,7 @@
 // it by hand: the tests fail when it differs from what the generator writes.
 
 import type { NewPlant, Plant } from '../types.js';
-import { PLANT_MESSAGES } from './plant-shape.js';
-
-/** The names of the NewPlant fields that are int64: sent exactly, given as a bigint or a safe-integer number. */
-export type Int64Field = "id";
-
-/** The name of one of NewPlant's fields. */
-export type NewPlantField = "id" | "name" | "tag";
+import { PLANT_MESSAGES, type NewPlantField } from './plant-shape.js';
 
 /**
  * What a form holds for a plant: text for strings and numbers (an int64 converted exactly), a boolean

@@ -50,3 +50,9 @@ export type PlantMessage = (typeof PLANT_MESSAGES)[keyof typeof PLANT_MESSAGES];
 
 /** The message of the service's 40003 answer. */
 export const CONFLICT_MESSAGE = "id is stored already with a different name or tag";
+
+/** The name of one of NewPlant's fields. */
+export type NewPlantField = "id" | "name" | "tag";
+
+/** The names of the fields that are int64: kept as bigints, sent exactly (a bigint, or a safe-integer number). */
+export type Int64Field = "id";
