@@ -1,14 +1,15 @@
 // Writes the error table of README.md and docs/service.md (between their error-table markers) from
 // openapi.yaml's x-error-codes: per code its status, its constant, when it is answered, what the
 // caller does about it and the sentence an app may show a person; and docs/service.md's list of the
-// 40002 messages from the core's NewPlant rules, as scripts/generate.mjs reads them. `--check` only
-// compares and exits 1 when a page differs; test/docs/error-table.test.ts makes the same comparison.
+// 40002 messages, from openapi.yaml's Plant and NewPlant as scripts/plant-shape.mjs reads them for
+// `npm run generate`. `--check` only compares and exits 1 when a page differs;
+// test/docs/error-table.test.ts makes the same comparison.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { corePlantMessages } from './generate.mjs';
 import { tableCell, writeSections } from './page-sections.mjs';
+import { plantMessages, readPlantShape } from './plant-shape.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -51,9 +52,10 @@ export function errorTable() {
   ].join('\n');
 }
 
-/** The 40002 messages, byte for byte, in the order the core lists them. */
+/** The 40002 messages, byte for byte, in the order the service checks them (as PLANT_MESSAGES lists them). */
 async function plantMessagesLine() {
-  const messages = Object.values(await corePlantMessages()).map((message) => `\`${message}\``);
+  const spec = yaml.load(readFileSync(join(root, 'openapi.yaml'), 'utf8'));
+  const messages = Object.values(plantMessages(readPlantShape(spec))).map((message) => `\`${message}\``);
   return `\nThe 40002 messages: ${messages.join(', ')}.\n`;
 }
 

@@ -1,7 +1,7 @@
 // The error table of README.md and docs/service.md is made from openapi.yaml's x-error-codes by
-// scripts/error-table.mjs (with docs/service.md's list of the 40002 messages, from the core's rules), so
-// the pages and their sources cannot drift apart; no other page keeps a copy of the table, it links to
-// one of them.
+// scripts/error-table.mjs (with docs/service.md's list of the 40002 messages, from the spec's Plant and
+// NewPlant), so the pages and their sources cannot drift apart; no other page keeps a copy of the table,
+// it links to one of them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
