@@ -5,6 +5,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** The command that writes every part made from openapi.yaml (scripts/spec-pages.mjs). */
+export const SPEC_PAGES_COMMAND = 'npm run docs:spec';
+
 /** A Markdown table cell: `|` escaped everywhere (code spans too, as GitHub wants), `<` and `>` outside code. */
 export function tableCell(markdown) {
   return markdown
@@ -12,6 +15,22 @@ export function tableCell(markdown) {
     .map((part, index) => (index % 2 === 0 ? part.replaceAll('<', '&lt;').replaceAll('>', '&gt;') : part))
     .join('`')
     .replaceAll('|', '\\|');
+}
+
+/**
+ * A generated table as a section's body: a comment (`note`: what it is made from, by which command), the
+ * header row, and a row per entry, each cell Markdown escaped by {@link tableCell}.
+ */
+export function tableBody(note, headers, rows) {
+  return [
+    '',
+    `<!-- ${note} -->`,
+    '',
+    `| ${headers.join(' | ')} |`,
+    `|${'---|'.repeat(headers.length)}`,
+    ...rows.map((row) => `| ${row.map(tableCell).join(' | ')} |`),
+    '',
+  ].join('\n');
 }
 
 /** `page` with the text between `start` and `end` replaced by `body`; throws when it has no such section. */
@@ -32,9 +51,14 @@ export async function writeSections(root, sections, { what, command }) {
   let stale = false;
   for (const page of new Set(sections.map((section) => section.page))) {
     const text = await readFile(join(root, page), 'utf8');
-    const made = sections
-      .filter((section) => section.page === page)
-      .reduce((done, { start, end, body }) => withSection(done, start, end, body), text);
+    let made = text;
+    for (const { start, end, body } of sections.filter((section) => section.page === page)) {
+      try {
+        made = withSection(made, start, end, body);
+      } catch (error) {
+        throw new Error(`${page}: ${error.message}`);
+      }
+    }
     if (made === text) {
       console.log(`${page}: ${what} up to date`);
     } else if (check) {
