@@ -471,7 +471,12 @@ export const CONFLICT_MESSAGE = ${str(conflictMessage(fields))};
 export type NewPlantField = ${fields.map((f) => str(f.name)).join(' | ')};
 
 /** The names of the fields that are int64: kept as bigints, sent exactly (a bigint, or a safe-integer number). */
-export type Int64Field = ${fields.filter((f) => f.kind === 'int64').map((f) => str(f.name)).join(' | ') || 'never'};
+export type Int64Field = ${
+    fields
+      .filter((f) => f.kind === 'int64')
+      .map((f) => str(f.name))
+      .join(' | ') || 'never'
+  };
 `;
 }
 

@@ -5,7 +5,7 @@ export function createMapStore(): PlantStore {
   const plants = new Map<bigint, StoredPlant>();
   return {
     async insert(plant) {
-      const stored = toStoredPlant(plant); // refuses what is not a plant, keeps only id, name, tag
+      const stored = toStoredPlant(plant); // refuses what is not a plant, keeps only the spec's fields
       const existing = plants.get(stored.id);
       if (existing !== undefined) return { created: false, existing };
       plants.set(stored.id, stored); // no await between the check and the set: atomic per id

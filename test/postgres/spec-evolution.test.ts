@@ -20,13 +20,19 @@ import { sendCreate, startServers, TOKEN } from './traffic.js';
 
 const ADDED = {
   plant: {
-    height: { type: 'number', minimum: 0, exclusiveMaximum: 200 },
-    leaves: { type: 'integer', format: 'int32', minimum: 1, maximum: 100_000 },
-    potted: { type: 'boolean' },
-    light: { type: 'string', enum: ['shade', 'partial', 'sun'] },
-    code: { type: 'string', pattern: '^[A-Z]{2}-[0-9]+$', maxLength: 12, examples: ['AB-1', 'CD-42'] },
+    height: { description: 'Height in metres', type: 'number', minimum: 0, exclusiveMaximum: 200 },
+    leaves: { description: 'How many leaves', type: 'integer', format: 'int32', minimum: 1, maximum: 100_000 },
+    potted: { description: 'Whether it grows in a pot', type: 'boolean' },
+    light: { description: 'The light it needs', type: 'string', enum: ['shade', 'partial', 'sun'] },
+    code: {
+      description: 'A nursery code',
+      type: 'string',
+      pattern: '^[A-Z]{2}-[0-9]+$',
+      maxLength: 12,
+      examples: ['AB-1', 'CD-42'],
+    },
   },
-  newPlant: { batch: { type: 'integer', format: 'int64', minimum: 0 } },
+  newPlant: { batch: { description: 'The batch it came from', type: 'integer', format: 'int64', minimum: 0 } },
 };
 type Added = keyof typeof ADDED.plant | keyof typeof ADDED.newPlant;
 

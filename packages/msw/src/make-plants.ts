@@ -14,8 +14,8 @@ const MAX_COUNT = 1_000_000;
  * `makePlants(n + 1)` starts with `makePlants(n)`). Ids are positive; about one in four is above 2^53,
  * where a number would round it, so a frontend meets bigints. Every other field comes from the spec's
  * `Plant` schema: drawn from the field's `examples` (the names and tags are plant names and kinds) or
- * `enum`, else made within its rules; an optional field is absent from about one plant in four. Seed
- * the mocks with them (`initialPlants`).
+ * `enum`, else made within its rules; an optional field is absent from about one plant in four, and
+ * always when it has a `pattern` and no examples. Seed the mocks with them (`initialPlants`).
  * @throws TypeError when a required field has a `pattern` and no `examples` to draw from.
  * @example
  * const plants = makePlants(20, { seed: 7 });
@@ -38,7 +38,7 @@ export function makePlants(count: number, options: MakePlantsOptions = {}): Stor
         : BigInt(1 + Math.floor(next() * 999_999));
     const plant: Record<string, unknown> = { id };
     for (const field of VALUE_FIELDS) {
-      if (!field.required && next() >= 0.75) continue;
+      if (!field.required && (next() >= 0.75 || !drawable(field))) continue;
       plant[field.name] = drawValue(field, next);
     }
     // A repeated id draws again: every plant's id is its own.
@@ -51,6 +51,11 @@ export function makePlants(count: number, options: MakePlantsOptions = {}): Stor
 
 /** Every field but the key, which makePlants draws itself. */
 const VALUE_FIELDS = PLANT_FIELDS.filter((field) => field.name !== 'id');
+
+/** Whether makePlants can make a value of `field`: a pattern needs examples to draw from. */
+function drawable(field: PlantField): boolean {
+  return field.pattern === undefined || (field.examples?.length ?? 0) > 0 || field.enum !== undefined;
+}
 
 /** A value of `field` within its rules, drawn with `next`. */
 function drawValue(field: PlantField, next: () => number): unknown {
