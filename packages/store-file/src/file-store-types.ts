@@ -28,4 +28,10 @@ export interface FileStoreRecovery {
   readonly reason?: string;
   /** The data file was created by this open. */
   readonly created: boolean;
+  /**
+   * The fields of this build's plants that the file's header did not list, when there were any: the
+   * header was replaced by one that lists them before any record was written, so a build that does
+   * not know them now refuses the file rather than misread its records.
+   */
+  readonly addedFields?: readonly string[];
 }

@@ -3,13 +3,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { PLANT_FIELDS } from '@plant-store/core';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import pkg from '../package.json';
 import { FileStoreError } from '../src/file-store-error.js';
 import { openFileStore, type FileStore } from '../src/file-store.js';
 import { FileStoreEngine } from '../src/internal/file-store-engine.js';
-import { HEADER_LINE, encodePlant } from '../src/internal/file-store-format.js';
+import { V2_HEADER_LINE } from '../src/internal/file-store-header.js';
 import { NODE_IO, type FileStoreIo } from '../src/internal/file-store-io.js';
 import { PREALLOCATE_CHUNK } from '../src/internal/file-store-preallocation.js';
+import { HEADER_LINE, SPEC, encodePlant, logWith } from './log-bytes.js';
 
 let dir: string;
 let file: string;
@@ -55,17 +58,7 @@ type Plant = { id: bigint; name: string; tag?: string };
 
 /** A log of `batches` as the engine writes them: each record names its batch's first byte. */
 function logOf(...batches: ReadonlyArray<readonly Plant[]>): Buffer {
-  const parts = [HEADER_LINE];
-  let offset = HEADER_LINE.length;
-  for (const batch of batches) {
-    const start = offset;
-    for (const plant of batch) {
-      const line = encodePlant(plant, start);
-      parts.push(line);
-      offset += line.length;
-    }
-  }
-  return Buffer.concat(parts);
+  return logWith(HEADER_LINE, SPEC, batches);
 }
 
 /** Where each record of `logOf(...batches)` starts, in order. */
@@ -110,7 +103,14 @@ test('writes a header and one checksummed line per plant: its batch, then JSON w
   const text = written().toString('utf8');
   const batch = HEADER_LINE.length.toString(16).padStart(12, '0');
   const rest = `${batch} {"id":"12","name":"Fern","tag":"green"}`;
-  expect(HEADER_LINE.toString()).toContain('{"format":"plant-store-log","version":2}');
+  const fields = PLANT_FIELDS.map((field) => ({ name: field.name, kind: field.kind }));
+  const header = JSON.stringify({
+    format: 'plant-store-log',
+    version: 3,
+    writer: `${pkg.name}@${pkg.version}`,
+    fields,
+  });
+  expect(HEADER_LINE.toString()).toBe(`${zlib.crc32(header).toString(16).padStart(8, '0')} ${header}\n`);
   expect(text).toBe(`${HEADER_LINE.toString()}${zlib.crc32(rest).toString(16).padStart(8, '0')} ${rest}\n`);
   expect(store.recovery.created).toBe(true);
 });
@@ -939,8 +939,8 @@ test('checksums lines with the standard CRC-32, the one a table-driven CRC-32 co
     const known = Number.parseInt(line.toString('latin1', 0, 8), 16);
     expect(zlib.crc32(line.subarray(9, line.length - 1))).toBe(known);
   }
-  // And the store frames those very bytes.
-  expect(logOf(...KNOWN_BATCHES).equals(Buffer.from(KNOWN_LOG.join('')))).toBe(true);
+  // And the store frames those very bytes, under the version-2 header those builds wrote.
+  expect(logWith(V2_HEADER_LINE, SPEC, KNOWN_BATCHES).equals(Buffer.from(KNOWN_LOG.join('')))).toBe(true);
 });
 
 test('opens a log whose checksums a table-driven CRC-32 computed, replays every plant, and leaves it as it was', async () => {

@@ -2,15 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setImmediate as checkPhase } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import {
-  toStoredPlant,
-  traceLink,
-  type InsertResult,
-  type PlantStore,
-  type PlantTable,
-  type StoredPlant,
-  type StoreSpan,
-} from '@plant-store/core';
+import { traceLink, type InsertResult, type PlantStore, type StoredPlant, type StoreSpan } from '@plant-store/core';
 import { FileStoreError } from '../file-store-error.js';
 import type { FileStoreRecovery, FileStoreStats } from '../file-store-types.js';
 import {
@@ -21,11 +13,11 @@ import {
   type PendingClear,
   type PendingRecord,
 } from './file-store-batch.js';
-import { HEADER_LINE, plantJson } from './file-store-format.js';
 import { NODE_IO, writeAll, type FileStoreIo } from './file-store-io.js';
 import { acquireLock, releaseLock, type HeldLock } from './file-store-lock.js';
 import { PREALLOCATE_CHUNK, Preallocation } from './file-store-preallocation.js';
 import { openLog, type OpenedLog } from './file-store-recovery.js';
+import { LogCodec, type PlantShape, SPEC_SHAPE, type ShapeTable } from './file-store-shape.js';
 
 const close = promisify(fs.close);
 
@@ -43,7 +35,9 @@ export class FileStoreEngine implements PlantStore {
   readonly #dsync: boolean;
   readonly #lock: HeldLock;
   /** The log's plants, kept compactly (core's memory store layout). */
-  readonly #index: PlantTable;
+  readonly #index: ShapeTable;
+  /** The header and records of the plant's shape. */
+  readonly #codec: LogCodec;
   readonly #pending = new Map<bigint, PendingRecord>();
   readonly #queue = new WriteQueue();
   /** The log's logical end: the end of its last record. Batches are written here. */
@@ -60,11 +54,12 @@ export class FileStoreEngine implements PlantStore {
   #syncs = 0;
 
   /**
-   * Takes over `log`, which {@link FileStoreEngine.open} locked with `lock` and replayed, and starts
-   * zero-filling ahead of it `chunk` bytes at a time (0: never).
+   * Takes over `log`, which {@link FileStoreEngine.open} locked with `lock` and replayed with `codec`,
+   * and starts zero-filling ahead of it `chunk` bytes at a time (0: never).
    */
-  constructor(log: OpenedLog, lock: HeldLock, io: FileStoreIo, dsync: boolean, chunk: number) {
+  constructor(log: OpenedLog, codec: LogCodec, lock: HeldLock, io: FileStoreIo, dsync: boolean, chunk: number) {
     this.path = log.path;
+    this.#codec = codec;
     this.recovery = log.recovery;
     this.#fd = log.fd;
     this.#index = log.index;
@@ -77,11 +72,14 @@ export class FileStoreEngine implements PlantStore {
     this.#preallocate();
   }
 
-  /** Locks, creates or replays, and repairs a torn tail. */
+  /**
+   * Locks, creates or replays, and repairs a torn tail. `shape` is the spec's in every store; a test
+   * gives another to play a build whose plants have other fields.
+   */
   static async open(
     file: string,
     io: FileStoreIo = NODE_IO,
-    options: { dsync?: boolean; preallocate?: number } = {},
+    options: { dsync?: boolean; preallocate?: number; shape?: PlantShape } = {},
   ): Promise<FileStoreEngine> {
     // With O_DSYNC each write returns only once its data (and the size needed to read it) is on
     // disk: the same guarantee as write + fdatasync in one thread-pool round trip instead of two,
@@ -92,8 +90,9 @@ export class FileStoreEngine implements PlantStore {
     let lock: HeldLock | undefined;
     try {
       lock = await acquireLock(resolved);
-      const log = openLog(resolved, flags);
-      return new FileStoreEngine(log, lock, io, dsync, options.preallocate ?? PREALLOCATE_CHUNK);
+      const codec = new LogCodec(options.shape ?? SPEC_SHAPE);
+      const log = openLog(resolved, flags, codec);
+      return new FileStoreEngine(log, codec, lock, io, dsync, options.preallocate ?? PREALLOCATE_CHUNK);
     } catch (error) {
       if (lock !== undefined) releaseLock(lock);
       if (error instanceof FileStoreError) throw error;
@@ -105,7 +104,7 @@ export class FileStoreEngine implements PlantStore {
   async insert(plant: StoredPlant): Promise<InsertResult> {
     this.#usable();
     // Checked before anything is written: the index keeps int64 ids only, as replay reads them back.
-    const stored = toStoredPlant(plant);
+    const stored = this.#codec.shape.toStoredPlant(plant);
     const existing = this.#index.get(stored.id);
     if (existing !== undefined) return { created: false, existing };
     // Taken now, while the caller's trace context is the active one.
@@ -125,7 +124,7 @@ export class FileStoreEngine implements PlantStore {
     const record: PendingRecord = {
       kind: 'record',
       plant: stored,
-      json: plantJson(stored),
+      json: this.#codec.json(stored),
       done: promise,
       resolve,
       reject,
@@ -294,9 +293,10 @@ export class FileStoreEngine implements PlantStore {
       await this.#preallocation.inFlight;
       this.#preallocation.takeError();
       // A crash between the cut and the header leaves an empty or torn-header file, which opens
-      // as an empty store: the same result the clear was going to have.
+      // as an empty store: the same result the clear was going to have. The log starts afresh with
+      // this build's header, as a new file does, whatever header it had (version 2 included).
       await this.#io.ftruncate(this.#fd, 0);
-      await writeAll(this.#io, this.#fd, HEADER_LINE, 0);
+      await writeAll(this.#io, this.#fd, this.#codec.header, 0);
       this.#writes++;
       await this.#io.fdatasync(this.#fd);
       this.#syncs++;
@@ -305,8 +305,8 @@ export class FileStoreEngine implements PlantStore {
       return op.reject(this.#failure);
     }
     // Like a closed log, a cleared one is just its header; the next batch starts the zero-filling again.
-    this.#size = HEADER_LINE.length;
-    this.#preallocation.cut(HEADER_LINE.length);
+    this.#size = this.#codec.header.length;
+    this.#preallocation.cut(this.#size);
     this.#index.clear();
     op.resolve();
   }
