@@ -4,7 +4,10 @@ export type FileStoreErrorCode =
   | 'locked'
   /** The file is damaged before intact records: opening it would drop stored plants. */
   | 'corrupt'
-  /** The file is not a plant store log, or one of a format version this code does not read. */
+  /**
+   * The file is not a plant store log, or one this build does not read in full: another format
+   * version, a field it does not know or holds as another kind, or a record its rules refuse.
+   */
   | 'unsupported'
   /** Reading, writing or syncing the file failed. */
   | 'io'
@@ -21,7 +24,7 @@ export class FileStoreError extends Error {
   readonly code: FileStoreErrorCode;
   /** The data file concerned. */
   readonly path: string;
-  /** The byte offset of the damage, for `corrupt`. */
+  /** The byte offset of the damage, for `corrupt`; of the record this build cannot read, for `unsupported`. */
   readonly offset: number | undefined;
 
   constructor(

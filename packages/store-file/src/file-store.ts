@@ -33,6 +33,10 @@ export interface FileStore extends MemoryStore {
  * acknowledged), and zeros after the last record are unused space. Damage followed by intact records
  * of another batch (acknowledged data), a file that is not a plant store log, and a file locked by a
  * live process are refused with a {@link FileStoreError} naming the file (and the byte, for damage).
+ * Records carry the fields the spec gives the plant, and the file's first line lists them: a file
+ * written by a build whose fields or rules this one does not read is refused and left as it is, and a
+ * file that lists fewer fields than this build's plants have gets a header listing them all before a
+ * record is written (see the package's README, fields and versions).
  *
  * @example
  * const store = await openFileStore({ path: 'plants.log' });
