@@ -4,7 +4,7 @@ export type PostgresStoreErrorCode =
   | 'unreachable'
   /** The database answered but refused the store: wrong password, no such database, missing privileges, TLS refused. */
   | 'refused'
-  /** The table has another shape than a plant table, or is missing where the store may not create it. */
+  /** The table has another shape than a plant table; or it, or an optional field's column, is missing where the store may not add it; or it stayed locked while the store would. */
   | 'schema'
   /** The store was closed. */
   | 'closed'

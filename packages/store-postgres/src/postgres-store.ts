@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { StoreUnavailableError, toStoredPlant } from '@plant-store/core';
+import {
+  PLANT_FIELDS,
+  type PlantField,
+  StoreUnavailableError,
+  type StoredPlant,
+  toStoredPlant,
+} from '@plant-store/core';
 import pg from 'pg';
 import { withClient } from './internal/checkout.js';
 import { describe, isUnavailable } from './internal/failures.js';
@@ -24,8 +30,10 @@ const HEALTH_TIMEOUT = 2_000;
 
 /**
  * Connects to PostgreSQL and resolves to a store on its plant table, once a connection is open and the
- * table is checked (created when absent, unless `createTable` is false). Any number of stores, in any
- * number of processes, may share one table: each id has one winner across them.
+ * table is checked (created when absent, or given the nullable columns of the plant's fields it lacks,
+ * unless `createTable` is false). Its columns are the plant's fields, as openapi.yaml has them. Any
+ * number of stores, in any number of processes, may share one table: each id has one winner across
+ * them, and servers of an older and a newer plant shape may share it during a rolling upgrade.
  *
  * `insert` resolves only after the plant's statement has committed; inserts that arrive together go
  * to the database as one statement. A failure of the database (unreachable, restarting, a statement
@@ -35,7 +43,8 @@ const HEALTH_TIMEOUT = 2_000;
  *
  * Rejects with a {@link PostgresStoreError}: `unreachable` when no connection opens within
  * `startTimeout`, `refused` at once when the database refuses the store (a wrong password, an unknown
- * database or role, a certificate that does not verify), `schema` for a table of another shape.
+ * database or role, a certificate that does not verify), `schema` for a table of another shape (the
+ * message names each difference and the statement that fixes it).
  * Bad options throw a TypeError or RangeError.
  *
  * @example
@@ -43,17 +52,44 @@ const HEALTH_TIMEOUT = 2_000;
  * await store.insert({ id: 9007199254740993n, name: 'Fern' }); // { created: true }: committed
  * await store.close();
  */
-export async function createPostgresStore(options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const checked = checkOptions(options);
-  const { table, poolSize, statementTimeout, preparedStatements } = checked;
+export function createPostgresStore(options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  return openPostgresStore(options);
+}
+
+/** Options of {@link openPostgresStore}: the public ones, and the plant's shape. */
+export interface ShapedStoreOptions extends PostgresStoreOptions {
+  /**
+   * The fields of the plants the store keeps, instead of the spec's (PLANT_FIELDS): a test's seam, to run
+   * an older or a newer server's store. Its plants are taken as they are, for the core's checks
+   * (toStoredPlant) are the spec's: they must already be stored plants of that shape.
+   */
+  readonly fields?: readonly PlantField[];
+}
+
+/**
+ * {@link createPostgresStore} for plants of any shape. Not exported by the package: the store serves
+ * the spec's plants, and the tests of a rolling upgrade run two shapes on one table.
+ */
+export async function openPostgresStore(options: ShapedStoreOptions): Promise<PostgresStore> {
+  const { fields, ...rest } = options;
+  const check = fields === undefined ? toStoredPlant : (plant: unknown) => plant as StoredPlant;
+  const checked = checkOptions(rest, fields ?? PLANT_FIELDS);
+  const { table, columns, poolSize, statementTimeout, preparedStatements } = checked;
   const started = await startDatabase(checked);
   const { pool, target, behindPooler } = started;
 
-  const digest = createHash('sha256').update(table).digest('hex').slice(0, 16);
+  // Named after the table and the columns, the statements' text: two stores of other shapes on one
+  // table never meet one name with two texts, on a pool they share.
+  const digest = createHash('sha256')
+    .update(table)
+    .update(columns.all.map((column) => `${column.quoted} ${column.type}`).join(', '))
+    .digest('hex')
+    .slice(0, 16);
   const commit = new GroupCommit({
     pool,
     table,
     collection: `${checked.schema}.${checked.tableName}`,
+    columns,
     maxInFlight: Math.min(checked.batchesInFlight, checked.callerPool?.options?.max ?? poolSize),
     statementNames:
       preparedStatements === true || (preparedStatements === 'auto' && !behindPooler)
@@ -78,7 +114,7 @@ export async function createPostgresStore(options: PostgresStoreOptions = {}): P
     table,
     target,
     async insert(plant) {
-      const stored = toStoredPlant(plant);
+      const stored = check(plant);
       if (closing !== undefined) throw closedError();
       if (statementTimeout === 0) return commit.insert(stored);
       // An insert whose statement's answer is lost (a cut network, where the server's timeout cannot

@@ -58,7 +58,11 @@ export interface PostgresStoreOptions {
   readonly startTimeout?: number;
   /** A PEM file of the CA certificates to check the server against (libpq's `sslrootcert`). */
   readonly caFile?: string;
-  /** Create the table (and its schema) when absent. `false` where the store has no DDL rights: the table must then exist. Default true. */
+  /**
+   * Create the table (and its schema) when absent, and add the nullable columns of the plant's optional
+   * fields it lacks (a newer spec's: a rolling upgrade). `false` where the store has no DDL rights: the
+   * table must then have them, and the store refuses to start naming the statement that adds them. Default true.
+   */
   readonly createTable?: boolean;
   /**
    * Name the store's statements so each connection parses them once (`true`), or parse each one every

@@ -1,6 +1,6 @@
 // The plant table at start: created when absent (unless createTable is false), accepted when it has the
 // shape of the DDL docs/postgres.md gives, refused with a message naming the difference otherwise, and
-// never altered.
+// never altered but to add a missing nullable column (table-shape.test.ts, rolling-upgrade.test.ts).
 // The DDL-less mode runs as a role that may only read and insert.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,12 +79,30 @@ describe('PostgreSQL store: the table', () => {
     }
   });
 
+  it('adds a missing nullable column (tag) with createTable, and serves the rows already there', async () => {
+    const table = db.table();
+    await db.query(`CREATE TABLE ${db.schema}.${table} (id bigint PRIMARY KEY, name text NOT NULL)`);
+    await db.query(`INSERT INTO ${db.schema}.${table} VALUES (1, 'Fern')`);
+    const store = await createPostgresStore({ connectionString: db.url, schema: db.schema, table });
+    try {
+      expect(await columnsOf(table)).toEqual([
+        { name: 'id', type: 'bigint', not_null: true },
+        { name: 'name', type: 'text', not_null: true },
+        { name: 'tag', type: 'text', not_null: false },
+      ]);
+      expect(await store.insert({ id: 2n, name: 'Ivy', tag: 'vine' })).toEqual({ created: true });
+      expect(await store.insert({ id: 1n, name: 'x' })).toEqual({ created: false, existing: { id: 1n, name: 'Fern' } });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses to start without the table when createTable is false, naming the table and the DDL', async () => {
     const error = await startError({ table: 'absent', createTable: false });
     expect(error?.code).toBe('schema');
     expect(error?.message).toContain(`the table "${db.schema}"."absent" does not exist`);
     expect(error?.message).toContain('createTable is false');
-    expect(error?.message).toContain('id bigint PRIMARY KEY, name text NOT NULL, tag text');
+    expect(error?.message).toContain('"id" bigint PRIMARY KEY, "name" text NOT NULL, "tag" text');
     expect(await db.query(`SELECT to_regclass('${db.schema}.absent') AS found`)).toEqual([{ found: null }]);
   });
 
@@ -105,10 +123,9 @@ describe('PostgreSQL store: the table', () => {
       "(id bigint PRIMARY KEY, name text NOT NULL, tag text NOT NULL DEFAULT '')",
       'column "tag" is NOT NULL, and must allow NULL',
     ],
-    ['no tag', '(id bigint PRIMARY KEY, name text NOT NULL)', 'column "tag" is missing'],
     [
-      'an extra column',
-      '(id bigint PRIMARY KEY, name text NOT NULL, tag text, created_at timestamptz)',
+      'an extra column that is NOT NULL without a default',
+      '(id bigint PRIMARY KEY, name text NOT NULL, tag text, created_at timestamptz NOT NULL)',
       'it has a column "created_at" (timestamp with time zone) that a plant table does not',
     ],
     [
@@ -138,10 +155,10 @@ describe('PostgreSQL store: the table', () => {
 
   it('names every difference at once', async () => {
     const table = db.table();
-    await db.query(`CREATE TABLE ${db.schema}.${table} (id integer, label text)`);
+    await db.query(`CREATE TABLE ${db.schema}.${table} (id integer, label text, size integer NOT NULL)`);
     const error = await startError({ table });
     expect(error?.message).toMatch(
-      /column "id" is integer, not bigint; column "id" allows NULL.*; column "name" is missing; column "tag" is missing; it has a column "label" \(text\).*; it has no primary key/,
+      /column "id" is integer, not bigint \(.*\); column "id" allows NULL.*; column "name" is missing.*; it has a column "size" \(integer\).*; it has no primary key.*; column "tag" is missing \(ALTER TABLE .* ADD COLUMN IF NOT EXISTS "tag" text\)\./,
     );
   });
 
@@ -198,6 +215,22 @@ describe('PostgreSQL store: a database user without DDL rights', () => {
     expect(error).toMatchObject({ code: 'refused' });
     expect((error as Error).message).toMatch(
       /does not exist .* and the database user may not create it .*pass createTable: false/,
+    );
+  });
+
+  it('refuses to start on a table that lacks an optional field’s column it may not add, naming the statement for the owner', async () => {
+    const table = db.table();
+    await db.query(`CREATE TABLE ${db.schema}.${table} (id bigint PRIMARY KEY, name text NOT NULL)`);
+    await db.query(`GRANT SELECT, INSERT ON ${db.schema}.${table} TO ${role}`);
+    const error = await createPostgresStore({ connectionString: url, schema: db.schema, table }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: 'refused', sqlState: '42501' });
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `lacks column "tag" of the plant's optional fields, and the database user may not add it \\(must be owner of table ${table} \\(42501\\)\\): have the table's owner run ALTER TABLE "${db.schema}"\\."${table}" ADD COLUMN IF NOT EXISTS "tag" text$`,
+      ),
     );
   });
 

@@ -26,9 +26,9 @@ import { holdClient, ignore } from './checkout.js';
 import { FailoverPool } from './failover.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
-import { decodeText, encodeText } from './text-codec.js';
+import { type PlantColumns, parameterArrays, plantOfRow, selectExpression, textLength } from './plant-columns.js';
 
-/** Rows in one statement at most, and the characters of their names and tags: a bound on its size. */
+/** Rows in one statement at most, and the characters of their strings: a bound on its size. */
 const MAX_BATCH_ROWS = 500;
 const MAX_BATCH_CHARS = 4_000_000;
 /** How often a candidate whose row vanished between the insert and the select is tried again. */
@@ -61,15 +61,12 @@ interface Slot {
   reason?: Error;
 }
 
+/** A row as the driver gives it: a property per column, int8 as decimal text. */
+type Row = Record<string, unknown>;
+
 interface StatementNames {
   readonly insert: string;
   readonly select: string;
-}
-
-interface StoredRow {
-  id: string;
-  name: string;
-  tag: string | null;
 }
 
 export interface GroupCommitOptions {
@@ -78,6 +75,8 @@ export interface GroupCommitOptions {
   readonly table: string;
   /** The table as configured, `schema.table` unquoted: what the batches' spans name. */
   readonly collection: string;
+  /** The columns of the plant's shape, which the statements name (a table may have more). */
+  readonly columns: PlantColumns;
   /** Statements in flight at most. */
   readonly maxInFlight: number;
   /** Names for prepared statements (parsed once per connection), or undefined for unnamed ones. */
@@ -120,8 +119,8 @@ export class GroupCommit {
   constructor(options: GroupCommitOptions) {
     this.#options = options;
     this.#names = options.statementNames;
-    this.#insertSql = `INSERT INTO ${options.table} (id, name, tag) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING RETURNING id`;
-    this.#selectSql = `SELECT id, name, tag FROM ${options.table} WHERE id = ANY ($1::bigint[])`;
+    this.#insertSql = insertStatement(options.table, options.columns);
+    this.#selectSql = selectStatement(options.table, options.columns);
     this.#span = batchSpanTemplate(options.collection);
   }
 
@@ -169,7 +168,7 @@ export class GroupCommit {
       let take = 0;
       while (take < this.#queue.length && take < MAX_BATCH_ROWS) {
         const plant = this.#queue[take]!.plant;
-        chars += plant.name.length + (plant.tag?.length ?? 0);
+        chars += textLength(this.#options.columns, plant);
         if (take > 0 && chars > MAX_BATCH_CHARS) break;
         take++;
       }
@@ -246,19 +245,21 @@ export class GroupCommit {
         await client.query({ text: `BEGIN; SET LOCAL statement_timeout = ${timeout}` });
         open = true;
       }
-      const inserted = await this.#statement<{ id: string }>(client, span, 'insert', this.#insertSql, [
-        batch.map((c) => c.key),
-        batch.map((c) => encodeText(c.plant.name)),
-        batch.map((c) => (c.plant.tag === undefined ? null : encodeText(c.plant.tag))),
-      ]);
-      const created = new Set(inserted.rows.map((row) => row.id));
+      const { columns } = this.#options;
+      const key = columns.key.name;
+      const inserted = await this.#statement<Row>(
+        client,
+        span,
+        'insert',
+        this.#insertSql,
+        parameterArrays(columns, batch),
+      );
+      const created = new Set(inserted.rows.map((row) => row[key] as string));
       const taken = batch.filter((c) => !created.has(c.key));
-      const stored = new Map<string, StoredRow>();
+      const stored = new Map<string, Row>();
       if (taken.length > 0) {
-        const found = await this.#statement<StoredRow>(client, span, 'select', this.#selectSql, [
-          taken.map((c) => c.key),
-        ]);
-        for (const row of found.rows) stored.set(row.id, row);
+        const found = await this.#statement<Row>(client, span, 'select', this.#selectSql, [taken.map((c) => c.key)]);
+        for (const row of found.rows) stored.set(row[key] as string, row);
       }
       if (open) {
         await client.query({ text: 'COMMIT' });
@@ -273,7 +274,7 @@ export class GroupCommit {
         }
         const row = stored.get(candidate.key);
         if (row !== undefined) {
-          const existing = plantOfRow(row);
+          const existing = plantOfRow(columns, row);
           this.#settle(candidate, (waiter) => waiter.resolve({ created: false, existing }));
         } else if (++candidate.attempts < MAX_ATTEMPTS) {
           // Taken when inserted, gone when read: deleted in between (by hand). Insert it again.
@@ -370,8 +371,19 @@ function unexpected(error: unknown, table: string, target: string): unknown {
   );
 }
 
-/** The plant a row stands for: strings decoded, NULL tag absent. */
-function plantOfRow(row: StoredRow): StoredPlant {
-  const plant = { id: BigInt(row.id), name: decodeText(row.name) };
-  return row.tag === null ? plant : { ...plant, tag: decodeText(row.tag) };
+/**
+ * The group commit's insert: the plants' columns as one array each, unnested into rows. It names its
+ * columns, so a column the shape does not have (a newer server's) stays NULL or takes its default.
+ */
+function insertStatement(table: string, columns: PlantColumns): string {
+  const names = columns.all.map((column) => column.quoted).join(', ');
+  const arrays = columns.all.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ');
+  const key = columns.key.quoted;
+  return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`;
+}
+
+/** The read of the rows of ids an insert did not create: the shape's columns, and no others. */
+function selectStatement(table: string, columns: PlantColumns): string {
+  const key = columns.key;
+  return `SELECT ${columns.all.map(selectExpression).join(', ')} FROM ${table} WHERE ${key.quoted} = ANY ($1::${key.type}[])`;
 }

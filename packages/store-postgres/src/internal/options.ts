@@ -1,7 +1,9 @@
 // The options of createPostgresStore, checked and completed with their defaults before anything
 // connects: a bad option throws a TypeError or RangeError that names it.
+import type { PlantField } from '@plant-store/core';
 import type { PostgresPool, PostgresStoreOptions } from '../types.js';
-import { quoteIdentifier } from './schema.js';
+import { quoteIdentifier } from './identifier.js';
+import { type PlantColumns, plantColumns } from './plant-columns.js';
 
 export const DEFAULTS = {
   poolSize: 10,
@@ -32,10 +34,12 @@ export interface CheckedOptions {
   readonly connectTimeout: number | undefined;
   readonly createTable: boolean;
   readonly preparedStatements: boolean | 'auto';
+  /** The table's columns, from the plant's shape. */
+  readonly columns: PlantColumns;
 }
 
-/** `options`, checked and with their defaults. */
-export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
+/** `options`, checked and with their defaults, for plants of `fields`. */
+export function checkOptions(options: PostgresStoreOptions, fields: readonly PlantField[]): CheckedOptions {
   const { pool: callerPool, connectionString, caFile } = options;
   if (callerPool !== undefined && (connectionString !== undefined || caFile !== undefined)) {
     throw new TypeError(
@@ -70,6 +74,7 @@ export function checkOptions(options: PostgresStoreOptions): CheckedOptions {
     connectTimeout,
     createTable,
     preparedStatements,
+    columns: plantColumns(fields),
   };
 }
 

@@ -1,45 +1,50 @@
-// The plant table: its DDL, and the check that a table found at start has exactly that shape. Nothing
-// here drops or alters anything: a table of another shape is refused, and the message says how it differs.
+// The plant table: its DDL from the plant's columns, and how a table found at start compares with it.
+// A table may have more than the shape (a newer server's columns, nullable or with a default: the
+// store's statements name their columns, so those stay NULL or take their default). A missing nullable
+// column can be added (ALTER TABLE … ADD COLUMN). Anything else is refused with the statement or steps
+// that fix it: the store never changes a column, a key or a row.
+import { type Column, columnDefinition, type PlantColumns } from './plant-columns.js';
 
-/** A column as the table must have it. */
-interface Column {
+/** The statement that creates the table when it is absent. */
+export function createTableStatement(table: string, columns: PlantColumns): string {
+  const definitions = columns.all.map((column) => `  ${columnDefinition(column, columns.key)}`);
+  return `CREATE TABLE IF NOT EXISTS ${table} (\n${definitions.join(',\n')}\n)`;
+}
+
+/**
+ * The statement that adds nullable `missing` columns, each with its CHECK. The CHECK is NOT VALID: the
+ * column is new, so every row holds NULL in it and none can break it, and validating would scan the
+ * whole table under the lock that ADD COLUMN takes, which stops every insert meanwhile. New rows are
+ * checked all the same.
+ */
+export function addColumnsStatement(table: string, missing: readonly Column[]): string {
+  const parts = missing.map(
+    (column) =>
+      `ADD COLUMN IF NOT EXISTS ${column.quoted} ${column.type}${column.check === undefined ? '' : `, ADD CHECK (${column.check}) NOT VALID`}`,
+  );
+  return `ALTER TABLE ${table} ${parts.join(', ')}`;
+}
+
+/** A column as the catalog has it. */
+interface FoundColumn {
   readonly name: string;
   readonly type: string;
   readonly notNull: boolean;
-}
-
-const COLUMNS: readonly Column[] = [
-  { name: 'id', type: 'bigint', notNull: true },
-  { name: 'name', type: 'text', notNull: true },
-  { name: 'tag', type: 'text', notNull: false },
-];
-
-/** `name` as a quoted SQL identifier, after checking PostgreSQL would keep it whole. */
-export function quoteIdentifier(name: unknown, what: string): string {
-  if (typeof name !== 'string') throw new TypeError(`${what} must be a string; got ${typeof name}`);
-  // PostgreSQL truncates an identifier past 63 bytes, which would silently name another table, and a
-  // lone surrogate has no UTF-8 (the round trip through a Buffer changes it).
-  if (name === '' || Buffer.byteLength(name) > 63 || name.includes('\u0000') || Buffer.from(name).toString() !== name) {
-    throw new RangeError(`${what} must be 1 to 63 bytes of UTF-8 without U+0000; got ${JSON.stringify(name)}`);
-  }
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-/** The statement that creates the table when it is absent. */
-export function createTableStatement(qualified: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${qualified} (\n  id bigint PRIMARY KEY,\n  name text NOT NULL,\n  tag text\n)`;
+  /** Whether an insert that leaves it out fills it: a default, an identity, a generated column. */
+  readonly filled: boolean;
 }
 
 /** What the catalog says of a table: its kind, columns, and primary key columns; undefined when absent. */
 export interface TableShape {
   /** pg_class.relkind: 'r' a table, 'p' a partitioned table, 'v' a view, … */
   readonly kind: string;
-  readonly columns: readonly Column[];
+  readonly columns: readonly FoundColumn[];
   readonly primaryKey: readonly string[] | undefined;
 }
 
 /** Reads the shape of `schema`.`table` ($1, $2) from the catalog: one row per column, none when absent. */
 export const TABLE_SHAPE_QUERY = `SELECT c.relkind AS kind, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null,
+  a.atthasdef OR a.attidentity <> '' AS filled,
   (SELECT array_agg(k.attname::text ORDER BY k.attnum) FROM pg_index i JOIN pg_attribute k ON k.attrelid = i.indrelid AND k.attnum = ANY (i.indkey)
    WHERE i.indrelid = c.oid AND i.indisprimary) AS primary_key
 FROM pg_class c
@@ -54,6 +59,7 @@ export interface ShapeRow {
   name: string | null;
   type: string | null;
   not_null: boolean | null;
+  filled: boolean | null;
   primary_key: string[] | null;
 }
 
@@ -64,35 +70,72 @@ export function shapeOf(rows: readonly ShapeRow[]): TableShape | undefined {
     kind: rows[0]!.kind,
     columns: rows
       .filter((row) => row.name !== null)
-      .map((row) => ({ name: row.name!, type: row.type!, notNull: row.not_null === true })),
+      .map((row) => ({
+        name: row.name!,
+        type: row.type!,
+        notNull: row.not_null === true,
+        filled: row.filled === true,
+      })),
     primaryKey: rows[0]!.primary_key ?? undefined,
   };
 }
 
-/** How `shape` differs from the plant table, one phrase per difference; empty when it is the same. */
-export function shapeDifferences(shape: TableShape): string[] {
-  if (shape.kind !== 'r' && shape.kind !== 'p') return [`it is not a table (pg_class.relkind '${shape.kind}')`];
-  const differences: string[] = [];
+/** How a table compares with the plant's columns. */
+export interface Comparison {
+  /** What the store cannot serve with, one phrase each, with the statement or steps that fix it. */
+  readonly refusals: readonly string[];
+  /** Nullable columns of the shape the table lacks: ALTER TABLE … ADD COLUMN adds them. */
+  readonly missing: readonly Column[];
+}
+
+/** How the table `table` of `shape` differs from one of `columns`. */
+export function compareShape(shape: TableShape, columns: PlantColumns, table: string): Comparison {
+  if (shape.kind !== 'r' && shape.kind !== 'p') {
+    return { refusals: [`it is not a table (pg_class.relkind '${shape.kind}')`], missing: [] };
+  }
+  const refusals: string[] = [];
+  const missing: Column[] = [];
+  const alter = (column: string, change: string) => `ALTER TABLE ${table} ALTER COLUMN ${column} ${change}`;
   const found = new Map(shape.columns.map((column) => [column.name, column]));
-  for (const expected of COLUMNS) {
+  for (const expected of columns.all) {
     const column = found.get(expected.name);
+    const name = expected.quoted;
     if (column === undefined) {
-      differences.push(`column "${expected.name}" is missing`);
+      if (expected.notNull) {
+        refusals.push(
+          `column ${name} is missing, and every plant has one: add it (ALTER TABLE ${table} ADD COLUMN ${name} ${expected.type}${expected.check === undefined ? '' : ` CHECK (${expected.check})`}), give every row a value, then ${alter(name, 'SET NOT NULL')}`,
+        );
+      } else missing.push(expected);
       continue;
     }
     if (column.type !== expected.type)
-      differences.push(`column "${expected.name}" is ${column.type}, not ${expected.type}`);
+      refusals.push(`column ${name} is ${column.type}, not ${expected.type} (${alter(name, `TYPE ${expected.type}`)})`);
     if (expected.notNull && !column.notNull)
-      differences.push(`column "${expected.name}" allows NULL, and must be NOT NULL`);
+      refusals.push(`column ${name} allows NULL, and must be NOT NULL (${alter(name, 'SET NOT NULL')})`);
     if (!expected.notNull && column.notNull)
-      differences.push(`column "${expected.name}" is NOT NULL, and must allow NULL (a plant without a tag)`);
+      refusals.push(
+        `column ${name} is NOT NULL, and must allow NULL for a plant without it (${alter(name, 'DROP NOT NULL')})`,
+      );
   }
   for (const column of shape.columns) {
-    if (!COLUMNS.some((expected) => expected.name === column.name))
-      differences.push(`it has a column "${column.name}" (${column.type}) that a plant table does not`);
+    if (column.notNull && !column.filled && !columns.all.some((expected) => expected.name === column.name)) {
+      const name = `"${column.name.replaceAll('"', '""')}"`;
+      refusals.push(
+        `it has a column ${name} (${column.type}) that a plant table does not, NOT NULL without a default, which the store's inserts leave empty (${alter(name, 'DROP NOT NULL')}, or give it a default)`,
+      );
+    }
   }
   const key = shape.primaryKey;
-  if (key === undefined) differences.push('it has no primary key, and must have PRIMARY KEY (id)');
-  else if (key.length !== 1 || key[0] !== 'id') differences.push(`its primary key is (${key.join(', ')}), not (id)`);
-  return differences;
+  const addKey = `ALTER TABLE ${table} ADD PRIMARY KEY (${columns.key.quoted})`;
+  if (key === undefined)
+    refusals.push(`it has no primary key, and must have PRIMARY KEY (${columns.key.name}) (${addKey})`);
+  else if (key.length !== 1 || key[0] !== columns.key.name)
+    refusals.push(`its primary key is (${key.join(', ')}), not (${columns.key.name}): drop it, then ${addKey}`);
+  // With something else to fix by hand, the store adds nothing: every difference is named together.
+  if (refusals.length > 0 && missing.length > 0) {
+    const names = missing.map((column) => column.quoted).join(', ');
+    const are = missing.length === 1 ? `column ${names} is` : `columns ${names} are`;
+    refusals.push(`${are} missing (${addColumnsStatement(table, missing)})`);
+  }
+  return { refusals, missing };
 }

@@ -8,7 +8,7 @@ import { resolveConnectionSettings } from './connection-settings.js';
 import { createPool, type PoolOptions } from './create-pool.js';
 import { describe, isFatalAtStart, refusedStartupParameter } from './failures.js';
 import { type CheckedOptions, DEFAULTS } from './options.js';
-import { prepareTable } from './prepare-table.js';
+import { prepareTable, TableLockedError } from './prepare-table.js';
 import { formatMs, TIMED_OUT, withTimeout } from './timeout.js';
 
 /** What the start settled on. */
@@ -27,8 +27,8 @@ export interface Started {
  * Resolves once a connection is open and the table is checked (created when absent and allowed).
  * Rejects with a {@link PostgresStoreError}: `unreachable` when no connection opens within
  * `startTimeout`, `refused` at once for what waiting cannot cure (a wrong password, an unknown database
- * or role, a certificate that does not verify), `schema` for a table of another shape. A pool the
- * store made is ended when it gives up.
+ * or role, a certificate that does not verify), `schema` for a table of another shape (or one that
+ * stayed locked while the store would add columns to it). A pool the store made is ended when it gives up.
  */
 export async function startDatabase(options: CheckedOptions): Promise<Started> {
   const { callerPool } = options;
@@ -108,6 +108,8 @@ async function untilReady(
       if (!late) lastError = error;
       const left = deadline - Date.now();
       if (late || left <= 0) {
+        if (lastError instanceof TableLockedError)
+          throw new PostgresStoreError('schema', target, lastError.message, { cause: lastError });
         const reason = lastError === undefined ? 'no answer' : describe(lastError);
         throw new PostgresStoreError(
           'unreachable',
