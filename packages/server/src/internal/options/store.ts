@@ -129,7 +129,7 @@ export const STORE_OPTIONS = {
     value: '<yes|no>',
     reader: yesNo(),
     default: '`yes`',
-    help: 'create the table when absent; `no` where the user has no DDL rights',
+    help: 'create the table when absent, and add the nullable columns of fields a newer spec added; `no` where the user has no DDL rights',
     api: '`createTable`',
     into: field('postgres', 'createTable'),
     needs: WITH_DATABASE,
