@@ -424,7 +424,7 @@ export function renderShapeModule(fields) {
   const messages = plantMessages(fields);
   const messageLines = Object.entries(messages).map(([k, m]) => `  ${member(k)}: ${str(m)},`);
   return `${header('')}
-/** One field of a plant, as openapi.yaml describes it (the keywords the service enforces). */
+/** One field of a plant, as the service's OpenAPI document describes it (the keywords the service enforces). */
 export interface PlantField {
   /** The JSON member's name. */
   readonly name: string;

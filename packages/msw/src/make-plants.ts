@@ -88,7 +88,7 @@ function drawValue(field: PlantField, next: () => number): unknown {
     default: {
       if (field.pattern !== undefined) {
         throw new TypeError(
-          `makePlants() cannot make a value of ${field.name}, which has a pattern: give it examples in openapi.yaml`,
+          `makePlants() cannot make a value of ${field.name}, which has a pattern: give it examples in the OpenAPI document`,
         );
       }
       const min = field.minLength ?? 1;

@@ -135,15 +135,20 @@ test(`keeps every acknowledged create across ${ROUNDS} SIGKILLs under load, and 
     const unanswered: Body[] = [];
     let killed = false;
     const loadMs = 150 + ((round * 37) % 150);
+    // The kill comes loadMs after the first answer, not after the first send: on a busy machine the
+    // first answer of a round can take longer than loadMs, and a kill before it would test nothing.
+    let firstAnswer!: () => void;
+    const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
     const loops = Array.from({ length: LOOPS }, async () => {
       // Bounded by count and time; in practice it ends at the kill, when the socket breaks.
-      const deadline = Date.now() + loadMs + STARTUP_MS;
+      const deadline = Date.now() + loadMs + 2 * STARTUP_MS;
       for (let i = 0; i < 100_000 && Date.now() < deadline; i++) {
         const body = freshBody();
         try {
           const res = await post(agent, server.url, body);
           expect(res, `create ${body.id}`).toEqual({ status: 200, text: plantOf(body) });
           ackedThisRound.push(body);
+          firstAnswer();
         } catch (error) {
           if (!killed) throw error;
           unanswered.push(body);
@@ -151,6 +156,7 @@ test(`keeps every acknowledged create across ${ROUNDS} SIGKILLs under load, and 
         }
       }
     });
+    await Promise.race([answered, new Promise((resolve) => setTimeout(resolve, STARTUP_MS))]);
     await new Promise((resolve) => setTimeout(resolve, loadMs));
     killed = true;
     await kill(server);

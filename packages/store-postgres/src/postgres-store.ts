@@ -31,7 +31,7 @@ const HEALTH_TIMEOUT = 2_000;
 /**
  * Connects to PostgreSQL and resolves to a store on its plant table, once a connection is open and the
  * table is checked (created when absent, or given the nullable columns of the plant's fields it lacks,
- * unless `createTable` is false). Its columns are the plant's fields, as openapi.yaml has them. Any
+ * unless `createTable` is false). Its columns are the plant's fields, as the service's OpenAPI document has them. Any
  * number of stores, in any number of processes, may share one table: each id has one winner across
  * them, and servers of an older and a newer plant shape may share it during a rolling upgrade.
  *

@@ -1,7 +1,7 @@
 // This file is generated from openapi.yaml's Plant and NewPlant by `npm run generate`. Do not edit
 // it by hand: the tests fail when it differs from what the generator writes.
 
-/** One field of a plant, as openapi.yaml describes it (the keywords the service enforces). */
+/** One field of a plant, as the service's OpenAPI document describes it (the keywords the service enforces). */
 export interface PlantField {
   /** The JSON member's name. */
   readonly name: string;
