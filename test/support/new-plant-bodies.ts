@@ -47,6 +47,19 @@ export const SPEC_FIELDS: readonly SpecField[] = (() => {
   return [...own, ...referred];
 })();
 
+/** The fields the service answers: the spec's Plant's. */
+const ANSWERED = new Set(Object.keys(schemas.Plant!.properties ?? {}));
+
+/** The 200 body the spec gives for `plant`: its members that are Plant's fields. */
+export const plantAnswer = (plant: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(plant).filter(([name, value]) => ANSWERED.has(name) && value !== undefined));
+
+/** The JSON body of `plant`, its members in its order, an int64 written as its digits. */
+export const plantBody = (plant: object): string =>
+  `{${Object.entries(plant)
+    .map(([name, value]) => `${JSON.stringify(name)}:${typeof value === 'bigint' ? value : JSON.stringify(value)}`)
+    .join(',')}}`;
+
 // ---- the judge: Ajv over the spec --------------------------------------------------------------
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
