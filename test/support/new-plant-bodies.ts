@@ -71,7 +71,7 @@ export const plantBody = (plant: object): string =>
 
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 ajv.addKeyword('x-error-codes');
-// Doubles hold int32 exactly, and an int64 reaches Ajv as a double of the same standing (ajvValue).
+// Doubles hold int32 exactly, and an int64 reaches Ajv as a double of the same standing (int64Standing).
 ajv.addFormat('int64', { type: 'number', validate: (x: number) => x >= -(2 ** 63) && x < 2 ** 63 });
 ajv.addFormat('int32', { type: 'number', validate: (x: number) => x >= -(2 ** 31) && x < 2 ** 31 });
 ajv.addFormat('double', true);
@@ -88,7 +88,7 @@ const NUMBER = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  * Schema's `integer` is a number with a zero fractional part), else `'fraction'`. Exponents beyond
  * ±400 are read as ±400: no int64 is near either.
  */
-export function exactNumber(text: string): bigint | 'fraction' {
+function exactNumber(text: string): bigint | 'fraction' {
   const [, sign, whole = '', fraction = '', exponent = '0'] = NUMBER.exec(text)!;
   let digits = (whole + fraction).replace(/^0+/, '');
   let scale = Math.max(-400, Math.min(400, Number(exponent))) - fraction.length;
@@ -155,7 +155,7 @@ function parseWith(body: Body, int64: (text: string) => unknown): unknown {
  * Stands for a JSON number no double holds, as lossless JSON parsers do: a fraction such as
  * 1.00000000000000000001, which JSON.parse would turn into the integer 1.
  */
-export class LosslessNumber {
+class LosslessNumber {
   constructor(readonly text: string) {}
 }
 

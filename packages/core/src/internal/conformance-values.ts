@@ -48,7 +48,7 @@ export const EDGE_IDS: readonly bigint[] = [
   INT64_MAX,
 ];
 /** Strings a store must keep exactly: NUL, lone surrogates of both halves, astral, escapes, SQL, framing. */
-export const EDGE_STRINGS: readonly string[] = [
+const EDGE_STRINGS: readonly string[] = [
   '',
   ' ',
   '\u0000',
