@@ -1,12 +1,23 @@
 // Property tests of the runtime-neutral core, in memory through `app.fetch(new Request(...))`.
-// The judge is spec-oracle.ts (Ajv over openapi.yaml plus an exact int64 check), never the core's
-// own validator. Run counts are fixed and small enough for a shared CI machine; every property
+// The judge is spec-oracle.ts (Ajv over openapi.yaml plus an exact int64 check) and, for bodies drawn
+// from every field of the spec, test/support/new-plant-bodies.ts (the same, field by field), never the
+// core's own validator. Run counts are fixed and small enough for a shared CI machine; every property
 // reports its seed on failure so a counterexample replays exactly.
-import { createMemoryStore, createPlantStoreApp } from '@plant-store/core';
+import { createMemoryStore, createPlantStoreApp, PLANT_MESSAGES } from '@plant-store/core';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { INT64_MAX, INT64_MIN, answerOf, expectWellFormed, judge, strictUtf8, type Verdict } from './spec-oracle.js';
-import { anyInt64, idNumberText, nearNewPlant, text } from './near-new-plant.js';
+import {
+  anyPlant,
+  edgeValues,
+  fullPlant,
+  otherValue,
+  plantOf,
+  VALUE_FIELDS,
+  without,
+} from '../../packages/core/src/internal/conformance-values.js';
+import { newPlantBody, plantAnswer, plantBody, specVerdict, unsigned } from '../support/new-plant-bodies.js';
+import { anyInt64, idNumberText, nearNewPlant } from './near-new-plant.js';
 
 const TOKEN = 'core-prop-token-7f3a9c';
 const URL_ = 'http://plant.test/plants';
@@ -66,6 +77,28 @@ test('agrees with the schema in openapi.yaml on every body near a NewPlant: 200 
       await expectVerdict(app, judge(bodyText, rawId), await post(app, bodyText));
     }),
     settings(1200),
+  );
+});
+
+test("answers every body drawn from the spec's NewPlant as the spec judges it: 200 with its Plant, or 40002 naming the first field at fault", async () => {
+  await fc.assert(
+    fc.asyncProperty(newPlantBody, async (body) => {
+      const app = newApp();
+      const verdict = specVerdict(body);
+      const answer = await post(app, body.text);
+      const where = `${body.text.slice(0, 200)} -> ${answer.status} ${answer.body.slice(0, 200)}`;
+      if (verdict.accepted) {
+        expect(answer.status, where).toBe(200);
+        expect(JSON.parse(answer.body), where).toStrictEqual(unsigned(plantAnswer(verdict.plant)));
+        const stored = await app.store.get(verdict.plant.id as bigint);
+        expect(unsigned({ ...stored }), where).toStrictEqual(unsigned(verdict.plant));
+      } else {
+        const message = PLANT_MESSAGES[verdict.key as keyof typeof PLANT_MESSAGES];
+        expect(JSON.parse(answer.body), where).toStrictEqual({ error: 40002, message });
+        expect(await app.store.size()).toBe(0);
+      }
+    }),
+    settings(400),
   );
 });
 
@@ -133,23 +166,31 @@ test('answers random bytes as a body with 40001 unless they are UTF-8 JSON, then
   );
 });
 
-test('keeps every int64 id exactly, sent as raw digits, and answers a replay 200 and a changed body 40003', async () => {
+test('keeps every int64 id exactly, sent as raw digits, and answers a replay 200 and a body changed in any one field 40003', async () => {
   await fc.assert(
-    fc.asyncProperty(anyInt64, text, fc.option(text, { nil: undefined }), async (id, name, tag) => {
+    fc.asyncProperty(anyInt64, anyPlant(fc.constant(0n)), fc.nat(), async (id, drawn, which) => {
       const app = newApp();
-      const plant = tag === undefined ? { name } : { name, tag };
-      const bodyText = `{"id":${id},"name":${JSON.stringify(name)}${tag === undefined ? '' : `,"tag":${JSON.stringify(tag)}`}}`;
+      const plant = { ...drawn, id };
+      const bodyText = plantBody(plant);
       const first = await post(app, bodyText);
-      await expectVerdict(app, { kind: 'valid', id, ...plant }, first);
+      expect(first.status, bodyText).toBe(200);
+      expect(JSON.parse(first.body)).toStrictEqual(plantAnswer(plant));
 
       const replay = await post(app, bodyText);
       expect(replay.status).toBe(200);
       expect(replay.body).toBe(first.body);
 
-      const changed = `{"id":${id},"name":${JSON.stringify(`${name}!`)}}`;
-      const conflict = expectWellFormed(await post(app, changed));
-      expect(conflict.error).toBe(40003);
-      expect({ ...(await app.store.get(id)) }).toEqual({ id, ...plant });
+      // One field changed: another value, an optional one dropped, or an absent one added.
+      const field = VALUE_FIELDS[which % VALUE_FIELDS.length]!;
+      const value = (plant as Record<string, unknown>)[field.name];
+      const other = value === undefined ? edgeValues(field)[0] : otherValue(field, value);
+      const changed =
+        other !== undefined ? { ...plant, [field.name]: other } : field.required ? undefined : without(plant, field);
+      if (changed !== undefined) {
+        const conflict = expectWellFormed(await post(app, plantBody(changed)));
+        expect(conflict.error).toBe(40003);
+      }
+      expect({ ...(await app.store.get(id)) }).toStrictEqual(plantOf(plant));
       expect(await app.store.size()).toBe(1);
       // A neighbour id is a different plant: nothing was rounded onto it.
       if (id < INT64_MAX) expect(await app.store.get(id + 1n)).toBeUndefined();
@@ -161,7 +202,7 @@ test('keeps every int64 id exactly, sent as raw digits, and answers a replay 200
 
 const marker = fc.stringMatching(/^[0-9a-f]{14}$/).map((s) => `mk${s}`);
 
-test('never echoes unknown fields: the answer and the stored plant hold name and tag only', async () => {
+test("never echoes unknown fields: the answer and the stored plant hold the spec's fields only", async () => {
   await fc.assert(
     fc.asyncProperty(
       anyInt64,
@@ -173,15 +214,16 @@ test('never echoes unknown fields: the answer and the stored plant hold name and
       fc.boolean(),
       async (id, extra, extraFirst) => {
         const app = newApp();
-        const known = `"id":${id},"name":"plain"`;
+        const plant = fullPlant(id);
+        const known = plantBody(plant).slice(1, -1);
         const unknown = Object.entries(extra)
           .map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`)
           .join(',');
         const answer = await post(app, extraFirst ? `{${unknown},${known}}` : `{${known},${unknown}}`);
         expect(answer.status).toBe(200);
-        expect(JSON.parse(answer.body)).toStrictEqual({ name: 'plain' });
+        expect(JSON.parse(answer.body)).toStrictEqual(plantAnswer(plant));
         expect(answer.body).not.toMatch(/mk[0-9a-f]{14}/);
-        expect({ ...(await app.store.get(id)) }).toEqual({ id, name: 'plain' });
+        expect({ ...(await app.store.get(id)) }).toStrictEqual(plantOf(plant));
         const stored = await app.store.list();
         expect(JSON.stringify(stored, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toMatch(
           /mk[0-9a-f]{14}/,
@@ -234,7 +276,8 @@ test('never puts the token or a string of the request body into any answer', asy
       const everything = `${answer.body}\n${Object.entries(answer.headers)
         .map(([k, v]) => `${k}: ${v}`)
         .join('\n')}`;
-      const allowed = answer.status === 200 ? [parsed.name, parsed.tag] : [];
+      // Only the plant's own strings may come back, in a 200.
+      const allowed = answer.status === 200 ? Object.values(parsed).filter((v) => typeof v === 'string') : [];
       for (const m of everything.match(/mk[0-9a-f]{14}/g) ?? []) {
         expect(
           allowed.some((a) => a?.includes(m)),

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { PLANT_FIELDS } from '../../packages/core/src/generated/plant-shape.js';
+import { SPEC_FIELDS } from '../support/new-plant-bodies.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -42,6 +44,20 @@ describe('openapi.yaml', () => {
     expect(NewPlant.allOf[1].properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(ErrorSchema.required).toEqual(['error', 'message']);
     expect(ErrorSchema.properties.error).toMatchObject({ type: 'integer', format: 'int32' });
+  });
+
+  it("is read into the generated field table as it is written: NewPlant's own fields, then Plant's, each with its place in both", () => {
+    const { Plant } = spec.components.schemas;
+    expect(PLANT_FIELDS.map(({ name, required, answered }) => ({ name, required, answered }))).toEqual(
+      SPEC_FIELDS.map(({ name, required }) => ({ name, required, answered: name in Plant.properties })),
+    );
+    for (const field of SPEC_FIELDS) {
+      const generated = PLANT_FIELDS.find(({ name }) => name === field.name)!;
+      expect({ type: generated.type, kind: generated.kind }, field.name).toEqual({
+        type: field.schema.type,
+        kind: field.kind,
+      });
+    }
   });
 
   it('gives every error code a status matching its first digits, a remedy and a user message; transport codes apart', () => {

@@ -1,14 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { anyPlant } from '../../core/src/internal/conformance-values.js';
+import { PLANT_FIELDS, PLANT_MESSAGES } from '../src/generated/plant-shape.js';
 import {
   newPlantFormSchema,
   newPlantSchema,
   validateNewPlant,
   validateNewPlantForm,
+  type NewPlantFormValues,
   type NewPlantIssue,
 } from '../src/validate.js';
 
 const ID_RANGE = 'id must be an integer between -9223372036854775808 and 9223372036854775807';
-const issue = (message: string, path: NewPlantIssue['path']) => ({ code: 40002, message, path });
+type Path = NewPlantIssue['path'];
+const issue = (message: string, path: Path) => ({ code: 40002, message, path });
 
 describe('validateNewPlant', () => {
   it('gives the plant with only the spec fields for a valid value', () => {
@@ -28,12 +33,18 @@ describe('validateNewPlant', () => {
   });
 
   it('reports every field at fault, in the order the service checks them', () => {
-    expect(validateNewPlant({ id: 1.5, name: 5, tag: null }).issues).toEqual([
-      issue(ID_RANGE, ['id']),
-      issue('name must be a string', ['name']),
-      issue('tag must be a string when present', ['tag']),
-    ]);
-    expect(validateNewPlant({}).issues).toEqual([issue('id is required', ['id']), issue('name is required', ['name'])]);
+    // Each field of the spec given a value of the wrong type: a number for a string, a string for the rest.
+    const wrong = Object.fromEntries(PLANT_FIELDS.map(({ name, kind }) => [name, kind === 'string' ? 5 : 'x']));
+    expect(validateNewPlant(wrong).issues).toEqual(
+      PLANT_FIELDS.map(({ name }) =>
+        issue(PLANT_MESSAGES[`${name}Invalid` as keyof typeof PLANT_MESSAGES], [name] as Path),
+      ),
+    );
+    expect(validateNewPlant({}).issues).toEqual(
+      PLANT_FIELDS.filter(({ required }) => required).map(({ name }) =>
+        issue(PLANT_MESSAGES[`${name}Required` as keyof typeof PLANT_MESSAGES], [name] as Path),
+      ),
+    );
   });
 
   it('refuses what is not an object with the service message and an empty path', () => {
@@ -80,6 +91,24 @@ describe('validateNewPlantForm', () => {
       issue('id is required', ['id']),
     ]);
     expect(validateNewPlantForm({ id: '7', name: 'Fern', tag: '' })).toStrictEqual({ value: { id: 7, name: 'Fern' } });
+  });
+
+  it('reads back any plant written as form text: each field from its text, an empty optional string as absent', () => {
+    fc.assert(
+      fc.property(anyPlant(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })), (plant) => {
+        const values: Record<string, unknown> = {};
+        const expected: Record<string, unknown> = {};
+        for (const { name, kind, required } of PLANT_FIELDS) {
+          const value = (plant as unknown as Record<string, unknown>)[name];
+          if (value === undefined) continue;
+          values[name] = typeof value === 'boolean' ? value : String(value);
+          if (kind === 'string' && value === '' && !required) continue;
+          expected[name] = typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+        }
+        expect(validateNewPlantForm(values as unknown as NewPlantFormValues)).toStrictEqual({ value: expected });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('keeps the name exactly as typed', () => {

@@ -23,7 +23,8 @@ describe('validate entry types', () => {
     if (result.issues) {
       expectTypeOf(result.issues[0]).toEqualTypeOf<NewPlantIssue>();
       expectTypeOf(result.issues[0].code).toEqualTypeOf<40002>();
-      expectTypeOf(result.issues[0].path).toEqualTypeOf<readonly [] | readonly ['id' | 'name' | 'tag']>();
+      // The path names one of the spec's NewPlant fields, or none (the body itself).
+      expectTypeOf(result.issues[0].path).toEqualTypeOf<readonly [] | readonly [keyof NewPlant]>();
     } else {
       expectTypeOf(result.value).toEqualTypeOf<NewPlant>();
     }

@@ -4,9 +4,26 @@
 import fc from 'fast-check';
 import type { InsertResult, PlantStore, StoredPlant } from './store.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
-import { deepEqual, show } from './internal/conformance-compare.js';
-import { anyPlant, EDGE_IDS, EDGE_STRINGS, plantOf } from './internal/conformance-values.js';
 import { INT64_MAX, INT64_MIN } from './internal/int64.js';
+import { deepEqual, show } from './internal/conformance-compare.js';
+import {
+  anyPlant,
+  badValues,
+  barePlant,
+  EDGE_IDS,
+  edgeValues,
+  fewIds,
+  fits,
+  fullPlant,
+  KEY,
+  keyId,
+  OPTIONAL_FIELDS,
+  otherValue,
+  type Plant,
+  plantOf,
+  VALUE_FIELDS,
+  without,
+} from './internal/conformance-values.js';
 
 /**
  * The test runner's functions the suite registers its tests with: vitest's and jest's `describe`, `it`
@@ -49,11 +66,19 @@ export interface PlantStoreTestOptions {
 
 /**
  * Registers the conformance suite of a {@link PlantStore}: every rule the service relies on, checked
- * through `insert` alone (so a store needs nothing else to be tested): create, replay and conflict
- * answers, never an overwrite, exact int64 ids at every edge, every string kept exactly (U+0000, lone
- * surrogates, astral characters), a refused plant leaving nothing behind, one winner among concurrent
- * racers, the health check, and property tests against a model. The memory, file and PostgreSQL
- * stores run it; a store of your own can too.
+ * through `insert` alone (so a store needs nothing else to be tested), on every field of the plant's
+ * shape in openapi.yaml (`PLANT_FIELDS`), so a field added to the spec is checked at the next
+ * `npm run generate`: create, replay and conflict answers (another value of any one field, or an
+ * optional field absent where it was present, is answered the plant stored first), never an overwrite,
+ * an absent optional field kept apart from an empty, zero or false one, exact int64 ids at every edge,
+ * every field's value kept exactly at its edges (strings with U+0000, lone surrogates, astral characters
+ * and 70,000 characters; integers at their bounds; doubles such as 0.1, 5e-324 and 1e300), a plant no
+ * request could carry (each field of the wrong type, absent when required, just outside its bounds,
+ * lengths, pattern or enum) refused with a TypeError or RangeError leaving nothing behind, one winner
+ * among concurrent racers, the health check, and property tests against a model on plants drawn from
+ * each field's rules (optional fields absent now and then). The sign of a zero is not checked: JSON
+ * and the service's equality cannot tell -0 from 0. The memory, file and PostgreSQL stores run it; a
+ * store of your own can too.
  *
  * @example
  * import { describe, expect, it } from 'vitest';
@@ -79,104 +104,124 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       for (const store of opened.reverse()) await store.close?.().catch(() => undefined);
     }
   };
-  const insert = async (store: PlantStore, plant: StoredPlant): Promise<InsertResult> => {
-    const result = await store.insert(plant);
+  const insert = async (store: PlantStore, plant: Plant | StoredPlant): Promise<InsertResult> => {
+    const result = await store.insert(plantOf(plant));
     return result.created ? { created: true } : { created: false, existing: plantOf(result.existing) };
   };
+  /** Inserts each plant, expecting it created, then checks that the store answers each exactly. */
+  const insertAndReadBack = async (store: PlantStore, plants: readonly Plant[], what: string) => {
+    for (const plant of plants) same(await insert(store, plant), { created: true }, `insert of ${show(plant)}`);
+    await readBack(store, plants, what);
+  };
+  /** Checks that the store answers each plant, exactly, to another plant under its id. */
+  const readBack = async (store: PlantStore, plants: readonly Plant[], what: string) => {
+    for (const plant of plants) {
+      const id = plant[KEY.name] as bigint;
+      same(await insert(store, barePlant(id, 1)), { created: false, existing: plantOf(plant) }, `${what}: id ${id}`);
+    }
+  };
   const numRuns = options.numRuns ?? 100;
+
+  /** The plant under each edge id of the key. */
+  const idEdgePlants = (): Plant[] =>
+    [...EDGE_IDS, ...edgeValues(KEY)]
+      .filter((id, i, all) => fits(KEY, id) && all.indexOf(id) === i)
+      .map((id, i) => fullPlant(id as bigint, i));
+  /** A plant per edge value of each field, under ids from `from` on; the other fields vary too. */
+  const valueEdgePlants = (from: number): Plant[] =>
+    VALUE_FIELDS.flatMap((field) => edgeValues(field).map((value) => ({ field, value }))).map(
+      ({ field, value }, i) => ({
+        ...fullPlant(keyId(from + i), i),
+        [field.name]: value,
+      }),
+    );
+  /** For each optional field, a plant without it and one with its emptiest value (empty, zero, false), from `from` on. */
+  const absentAndEmptyPlants = (from: number): Plant[] =>
+    OPTIONAL_FIELDS.flatMap((field, i) => {
+      const values = edgeValues(field);
+      const emptiest = values.find((value) => value === '' || value === 0 || value === 0n || value === false);
+      return [
+        barePlant(keyId(from + 2 * i)),
+        { ...barePlant(keyId(from + 2 * i + 1)), [field.name]: emptiest ?? values[0] },
+      ];
+    });
 
   runner.describe(`PlantStore conformance: ${options.name}`, () => {
     runner.it(
       'creates a plant whose id is new, then answers its id as taken with the stored plant',
       withStore(async (store) => {
-        const fern = { id: 1n, name: 'Fern', tag: 'shade' };
-        same(await insert(store, fern), { created: true }, 'first insert');
-        same(await insert(store, fern), { created: false, existing: fern }, 'same plant again');
+        const plant = fullPlant(keyId(1));
+        same(await insert(store, plant), { created: true }, 'first insert');
+        same(await insert(store, plant), { created: false, existing: plantOf(plant) }, 'same plant again');
       }),
     );
 
     runner.it(
-      'never overwrites: another plant under a taken id answers the one stored first, which stays',
+      'never overwrites: a plant differing in any one field (another value, absent or present) is answered the one stored first, which stays',
       withStore(async (store) => {
-        const first = { id: 7n, name: 'Oak' };
-        await insert(store, first);
-        for (const other of [
-          { id: 7n, name: 'Elm' },
-          { id: 7n, name: 'Oak', tag: 'tall' },
-          { id: 7n, name: 'Oak', tag: '' },
-        ]) {
-          same(await insert(store, other), { created: false, existing: first }, `insert of ${show(other)}`);
+        const full = fullPlant(keyId(7));
+        const bare = barePlant(keyId(8), 1);
+        const variants: [Plant, Plant][] = [];
+        for (const field of VALUE_FIELDS) {
+          const other = otherValue(field, full[field.name]);
+          if (other !== undefined) variants.push([full, { ...full, [field.name]: other }]);
+          if (!field.required) {
+            variants.push([full, without(full, field)]);
+            variants.push([bare, { ...bare, [field.name]: full[field.name] }]);
+          }
+        }
+        // The same plant again, which the service answers as a replay.
+        variants.push([full, full], [bare, bare]);
+        await insert(store, full);
+        await insert(store, bare);
+        for (const [stored, other] of variants) {
+          same(await insert(store, other), { created: false, existing: plantOf(stored) }, `insert of ${show(other)}`);
         }
       }),
     );
 
-    runner.it(
-      'keeps an absent tag apart from an empty one',
-      withStore(async (store) => {
-        await insert(store, { id: 1n, name: 'bare' });
-        await insert(store, { id: 2n, name: 'empty tag', tag: '' });
-        same(
-          await insert(store, { id: 1n, name: 'x' }),
-          { created: false, existing: { id: 1n, name: 'bare' } },
-          'absent tag',
-        );
-        same(
-          await insert(store, { id: 2n, name: 'x' }),
-          { created: false, existing: { id: 2n, name: 'empty tag', tag: '' } },
-          'empty tag',
-        );
-      }),
-    );
+    if (OPTIONAL_FIELDS.length > 0) {
+      runner.it(
+        'keeps an absent optional field apart from an empty, zero or false one',
+        withStore(async (store) => {
+          await insertAndReadBack(store, absentAndEmptyPlants(1), 'read back');
+        }),
+      );
+    }
 
     runner.it(
       'keeps every int64 id exactly, at the edges of int64, int32 and 2^53',
       withStore(async (store) => {
-        for (const id of EDGE_IDS) {
-          same(await insert(store, { id, name: `n${id}` }), { created: true }, `insert of id ${id}`);
-        }
-        for (const id of EDGE_IDS) {
-          same(
-            await insert(store, { id, name: 'again' }),
-            { created: false, existing: { id, name: `n${id}` } },
-            `id ${id} read back`,
-          );
-        }
+        await insertAndReadBack(store, idEdgePlants(), 'read back');
       }),
     );
 
     runner.it(
-      'keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters',
+      "keeps every field's value exactly at its edges: U+0000, lone surrogates, astral characters and 70,000 characters in strings; bounds and extremes of numbers",
       withStore(async (store) => {
-        const plants = EDGE_STRINGS.map((text, i) => ({
-          id: BigInt(i),
-          name: text,
-          tag: EDGE_STRINGS[EDGE_STRINGS.length - 1 - i]!,
-        }));
-        for (const plant of plants)
-          same(await insert(store, plant), { created: true }, `insert of name ${show(plant.name)}`);
-        for (const plant of plants) {
-          same(
-            await insert(store, { id: plant.id, name: 'other' }),
-            { created: false, existing: plant },
-            `strings of id ${plant.id} read back`,
-          );
-        }
+        await insertAndReadBack(store, valueEdgePlants(0), 'read back');
       }),
     );
 
     runner.it(
       'refuses what is not a plant with a TypeError or RangeError, and stores nothing of it',
       withStore(async (store) => {
-        const refused: unknown[] = [
-          { id: INT64_MAX + 1n, name: 'past int64' },
-          { id: 2n ** 64n, name: 'wraps to 0' },
-          { id: INT64_MIN - 1n, name: 'below int64' },
-          { id: 3n, name: 5 },
-          { id: 4n, name: 'tag null', tag: null },
-          { id: '5', name: 'string id' },
-          null,
-        ];
-        for (const plant of refused) {
+        const refused: [unknown, string][] = [[null, 'not an object']];
+        for (const { value, why } of badValues(KEY)) {
+          refused.push([{ ...fullPlant(keyId(0)), [KEY.name]: value }, `an id ${why}`]);
+        }
+        const free = new Set<bigint>();
+        for (const [value] of refused) for (const id of idsNear((value as Plant | null)?.[KEY.name])) free.add(id);
+        for (const field of VALUE_FIELDS) {
+          for (const { value, why } of badValues(field)) {
+            const id = keyId(1000 + refused.length);
+            free.add(id);
+            const plant =
+              value === undefined ? without(fullPlant(id), field) : { ...fullPlant(id), [field.name]: value };
+            refused.push([plant, `${field.name} ${why}`]);
+          }
+        }
+        for (const [plant, why] of refused) {
           const outcome = await store.insert(plant as StoredPlant).then(
             () => 'stored',
             (error: unknown) => error,
@@ -184,12 +229,12 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
           same(
             outcome instanceof TypeError || outcome instanceof RangeError,
             true,
-            `insert of ${show(plant)} is refused with a TypeError or RangeError`,
+            `insert of ${show(plant)} (${why}) is refused with a TypeError or RangeError`,
           );
         }
-        // Had any of them been stored (0 for 2^64 wrapped, 3 to 5 by their ids), these would be taken.
-        for (const id of [0n, 3n, 4n, 5n, INT64_MAX, INT64_MIN]) {
-          same(await insert(store, { id, name: 'fresh' }), { created: true }, `id ${id} is still free`);
+        // Had any of them been stored (by its id, or the id it wraps or rounds to), its id would be taken.
+        for (const id of free) {
+          if (fits(KEY, id)) same(await insert(store, fullPlant(id)), { created: true }, `id ${id} is still free`);
         }
       }),
     );
@@ -204,11 +249,7 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
           stores.push(peer);
         }
         for (let round = 0; round < 5; round++) {
-          const racers = Array.from({ length: 20 }, (_, i) => ({
-            id: BigInt(round),
-            name: `racer ${i}`,
-            ...(i % 2 === 0 && { tag: 'even' }),
-          }));
+          const racers = Array.from({ length: 20 }, (_, i) => plantOf(fullPlant(keyId(round), i)));
           const results = await Promise.all(racers.map((plant, i) => insert(stores[i % stores.length]!, plant)));
           const winners = racers.filter((_, i) => results[i]!.created);
           same(winners.length, 1, `round ${round}: how many racers created`);
@@ -223,7 +264,7 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       'passes its health check while open',
       withStore(async (store) => {
         await store.checkHealth();
-        await insert(store, { id: 1n, name: 'Fern' });
+        await insert(store, fullPlant(keyId(1)));
         await store.checkHealth();
       }),
     );
@@ -233,11 +274,13 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       runner.it(
         'rejects with StoreUnavailableError while its backend is away, then serves again by itself',
         withStore(async (store) => {
-          await insert(store, { id: 1n, name: 'before' });
+          const before = fullPlant(keyId(1));
+          const whileAway = fullPlant(keyId(2), 1);
+          await insert(store, before);
           const restore = await makeUnavailable(store);
           let restored = false;
           try {
-            const outcome = await store.insert({ id: 2n, name: 'while away' }).then(
+            const outcome = await store.insert(plantOf(whileAway)).then(
               () => 'stored',
               (error: unknown) => error,
             );
@@ -268,15 +311,11 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
               throw new Error('the store did not pass its health check within 10 s of its backend coming back');
             await new Promise((resolve) => setTimeout(resolve, 100));
           }
-          same(
-            await insert(store, { id: 1n, name: 'x' }),
-            { created: false, existing: { id: 1n, name: 'before' } },
-            'the plant stored before',
-          );
+          await readBack(store, [before], 'the plant stored before');
           // Whether the insert made while away reached the backend is unknown to its caller; a retry settles it.
-          const retried = await insert(store, { id: 2n, name: 'while away' });
+          const retried = await insert(store, whileAway);
           same(
-            retried.created || deepEqual(retried, { created: false, existing: { id: 2n, name: 'while away' } }),
+            retried.created || deepEqual(retried, { created: false, existing: plantOf(whileAway) }),
             true,
             'the retry creates or replays',
           );
@@ -287,30 +326,21 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
       runner.it(
-        'keeps every plant, id and string across a close and a reopen',
+        "keeps every plant, id and field's value across a close and a reopen",
         withStore(async (store, opened) => {
-          const plants = [
-            ...EDGE_IDS.map((id) => ({ id, name: `n${id}` })),
-            ...EDGE_STRINGS.map((text, i) => ({ id: 1000n + BigInt(i), name: text, tag: text })),
-          ];
+          const plants = [...idEdgePlants(), ...valueEdgePlants(1000), ...absentAndEmptyPlants(100_000)];
           for (const plant of plants) await insert(store, plant);
           opened.shift();
           const again = await reopen(store);
           opened.push(again);
-          for (const plant of plants) {
-            same(
-              await insert(again, { id: plant.id, name: 'other' }),
-              { created: false, existing: plant },
-              `id ${plant.id} after reopen`,
-            );
-          }
+          await readBack(again, plants, 'after reopen');
         }),
       );
     }
 
     runner.it('agrees with a model on any sequence of inserts (property)', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(anyPlant(fc.bigInt({ min: -3n, max: 3n })), { maxLength: 30 }), async (plants) => {
+        fc.asyncProperty(fc.array(anyPlant(fewIds(-3n, 3n)), { maxLength: 30 }), async (plants) => {
           await withStore(async (store) => {
             const model = new Map<bigint, StoredPlant>();
             for (const plant of plants) {
@@ -331,7 +361,7 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
     runner.it('gives each id of a concurrent burst one winner, answered to all its losers (property)', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(anyPlant(fc.oneof(fc.bigInt({ min: 0n, max: 4n }), fc.constantFrom(INT64_MIN, INT64_MAX))), {
+          fc.array(anyPlant(fc.oneof(fewIds(0n, 4n), fc.constantFrom(KEY.minimum as bigint, KEY.maximum as bigint))), {
             minLength: 1,
             maxLength: 30,
           }),
@@ -356,4 +386,12 @@ export function testPlantStore(runner: PlantStoreTestRunner, options: PlantStore
       );
     });
   });
+}
+
+/** The ids a store could have put a refused id under: the int64 it wraps or clamps to, the integers it rounds to. */
+function idsNear(value: unknown): bigint[] {
+  if (typeof value === 'bigint') return [BigInt.asIntN(64, value), value < 0n ? INT64_MIN : INT64_MAX];
+  if (typeof value === 'number' && Number.isFinite(value)) return [BigInt(Math.floor(value)), BigInt(Math.ceil(value))];
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return [BigInt(value)];
+  return [];
 }

@@ -2,12 +2,15 @@
 // the suite is run on it with a runner that records which of its tests fail.
 import { describe, expect, it } from 'vitest';
 import {
+  PLANT_FIELDS,
+  type PlantField,
   StoreUnavailableError,
   toStoredPlant,
   type InsertResult,
   type PlantStore,
   type StoredPlant,
 } from '../src/index.js';
+import { edgeValues } from '../src/internal/conformance-values.js';
 import { testPlantStore, type PlantStoreTestOptions } from '../src/testing.js';
 
 /** Runs the suite on `create` and resolves to the names of the tests that failed. */
@@ -70,6 +73,11 @@ const takeAway = async (store: PlantStore) => {
   };
 };
 const AWAY = 'rejects with StoreUnavailableError while its backend is away, then serves again by itself';
+const EDGES =
+  "keeps every field's value exactly at its edges: U+0000, lone surrogates, astral characters and 70,000 characters in strings; bounds and extremes of numbers";
+const OVERWRITES =
+  'never overwrites: a plant differing in any one field (another value, absent or present) is answered the one stored first, which stays';
+const REFUSES = 'refuses what is not a plant with a TypeError or RangeError, and stores nothing of it';
 
 describe('the conformance suite', () => {
   it('passes a store that throws StoreUnavailableError while its backend is away', async () => {
@@ -95,22 +103,64 @@ describe('the conformance suite', () => {
 
   it('fails a store that overwrites a taken id', async () => {
     const failed = await failuresOf(() => mapStore({ overwrite: true }));
-    expect(failed).toContain(
-      'never overwrites: another plant under a taken id answers the one stored first, which stays',
-    );
+    expect(failed).toContain(OVERWRITES);
   });
 
-  it('fails a store that loses U+0000 or lone surrogates on the way through UTF-8', async () => {
-    const utf8 = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text)).replaceAll('\u0000', '');
-    const failed = await failuresOf(() => mapStore({ keep: (p) => ({ ...p, name: utf8(p.name) }) }));
-    expect(failed).toContain(
-      'keeps every name and tag exactly: U+0000, lone surrogates, astral characters, 70,000 characters',
-    );
-  });
+  // Each broken store below breaks a rule for one field: the fields whose values the break can change.
+  const utf8 = (text: string) => new TextDecoder().decode(new TextEncoder().encode(text)).replaceAll('\u0000', '');
+  const changes = (field: PlantField, change: (value: unknown) => unknown) =>
+    edgeValues(field).some((value) => !Object.is(change(value), value));
+  const breaking = (change: (value: unknown) => unknown) => (field: PlantField) => {
+    const keep = (p: StoredPlant) => {
+      const value = (p as unknown as Record<string, unknown>)[field.name];
+      return { ...p, [field.name]: value === undefined ? value : change(value) };
+    };
+    return () => mapStore({ keep });
+  };
+  const throughUtf8 = (value: unknown) => (typeof value === 'string' ? utf8(value) : value);
+  const asFloat = (value: unknown) => (typeof value === 'number' ? Math.fround(value) : value);
+  const falsyAsNone = (value: unknown) => (value ? value : undefined);
 
-  it('fails a store that keeps an empty tag as no tag', async () => {
-    const failed = await failuresOf(() => mapStore({ keep: (p) => (p.tag ? p : { id: p.id, name: p.name }) }));
-    expect(failed).toContain('keeps an absent tag apart from an empty one');
+  it.each(PLANT_FIELDS.filter((field) => changes(field, throughUtf8)))(
+    'fails a store that loses U+0000 or lone surrogates of $name on the way through UTF-8',
+    async (field) => {
+      expect(await failuresOf(breaking(throughUtf8)(field))).toContain(EDGES);
+    },
+  );
+
+  it.each(PLANT_FIELDS.filter((field) => changes(field, asFloat)))(
+    'fails a store that keeps $name as a float, not a double',
+    async (field) => {
+      expect(await failuresOf(breaking(asFloat)(field))).toContain(EDGES);
+    },
+  );
+
+  it.each(PLANT_FIELDS.filter((field) => !field.required && changes(field, falsyAsNone)))(
+    'fails a store that keeps an empty, zero or false $name as none',
+    async (field) => {
+      expect(await failuresOf(breaking(falsyAsNone)(field))).toContain(
+        'keeps an absent optional field apart from an empty, zero or false one',
+      );
+    },
+  );
+
+  it.each(PLANT_FIELDS.filter((field) => field.name !== 'id'))(
+    'fails a store that drops $name, keeping the rest',
+    async (field) => {
+      const failed = await failuresOf(breaking(() => undefined)(field));
+      expect(failed).toContain(OVERWRITES);
+      expect(failed).toContain(EDGES);
+    },
+  );
+
+  it.each(PLANT_FIELDS)('fails a store that stores a plant whose $name no request could carry', async (field) => {
+    // Checks every field but this one, as a store that checks by hand and forgot it would.
+    const check = (p: unknown) => {
+      const value = (p as Record<string, unknown>)?.[field.name];
+      const stored = toStoredPlant({ ...(p as object), [field.name]: edgeValues(field)[0] });
+      return { ...stored, [field.name]: value } as StoredPlant;
+    };
+    expect(await failuresOf(() => mapStore({ check }))).toContain(REFUSES);
   });
 
   it('fails a store that lets an await fall between its check and its set', async () => {
@@ -125,7 +175,7 @@ describe('the conformance suite', () => {
     const failed = await failuresOf(() =>
       mapStore({ check: (p) => ({ ...(p as StoredPlant), id: BigInt.asIntN(64, (p as StoredPlant).id) }) }),
     );
-    expect(failed).toContain('refuses what is not a plant with a TypeError or RangeError, and stores nothing of it');
+    expect(failed).toContain(REFUSES);
   });
 
   it('fails a store whose health check rejects while it is open', async () => {

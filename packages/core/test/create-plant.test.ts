@@ -1,11 +1,21 @@
 import { describe, expect, it, vi } from 'vitest';
+import { plantAnswer, plantBody } from '../../../test/support/new-plant-bodies.js';
 import {
+  CONFLICT_MESSAGE,
   createMemoryStore,
   createPlantStoreApp,
   DEFAULT_BODY_LIMIT,
   ErrorCode,
   type MemoryStore,
 } from '../src/index.js';
+import {
+  barePlant,
+  fullPlant,
+  otherValue,
+  plantOf,
+  VALUE_FIELDS,
+  without,
+} from '../src/internal/conformance-values.js';
 import { AUTH_JSON, createRequest, makeApp, plainRequest, read, TOKEN, URL_BASE } from './helpers.js';
 
 describe('POST /plants', () => {
@@ -173,36 +183,38 @@ describe('POST /plants', () => {
     expect(res2.json).toEqual({ error: ErrorCode.INVALID_PLANT, message: 'name is required' });
   });
 
-  it('replays 200 with the same Plant for the same id, name and tag, storing nothing new', async () => {
+  it('replays 200 with the same Plant for the same id and every field the same, in any order, storing nothing new', async () => {
     const app = makeApp();
-    const first = await read(await app.fetch(createRequest('{"id":8,"name":"Fern","tag":"x"}')));
-    const again = await read(await app.fetch(createRequest('{"tag":"x","name":"Fern","id":8,"extra":true}')));
+    const plant = fullPlant(8n);
+    const first = await read(await app.fetch(createRequest(plantBody(plant))));
+    expect(first.json).toStrictEqual(plantAnswer(plant));
+    const reordered = Object.fromEntries([...Object.entries(plant).reverse(), ['extra', true]]);
+    const again = await read(await app.fetch(createRequest(plantBody(reordered))));
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(await app.store.size()).toBe(1);
   });
 
-  it('answers 400 40003 for the same id with another name, another tag, an added or a dropped tag, and changes nothing', async () => {
+  it('answers 400 40003 for the same id with another value of any one field, or an optional field added or dropped, and changes nothing', async () => {
     const app = makeApp();
-    await app.fetch(createRequest('{"id":9,"name":"Fern","tag":"x"}'));
-    for (const body of [
-      '{"id":9,"name":"Ivy","tag":"x"}',
-      '{"id":9,"name":"Fern","tag":"y"}',
-      '{"id":9,"name":"Fern"}',
-    ]) {
+    const full = fullPlant(9n);
+    const bare = barePlant(10n, 1);
+    await app.fetch(createRequest(plantBody(full)));
+    await app.fetch(createRequest(plantBody(bare)));
+    const others = VALUE_FIELDS.flatMap((field) => {
+      const other = otherValue(field, full[field.name]);
+      return [
+        ...(other === undefined ? [] : [{ ...full, [field.name]: other }]),
+        ...(field.required ? [] : [without(full, field), { ...bare, [field.name]: full[field.name] }]),
+      ];
+    });
+    expect(others.length).toBeGreaterThanOrEqual(VALUE_FIELDS.length);
+    for (const plant of others) {
+      const body = plantBody(plant);
       const res = await read(await app.fetch(createRequest(body)));
-      expect(res.json, body).toEqual({
-        error: ErrorCode.ID_CONFLICT,
-        message: 'id is stored already with a different name or tag',
-      });
+      expect(res.json, body.slice(0, 200)).toEqual({ error: ErrorCode.ID_CONFLICT, message: CONFLICT_MESSAGE });
     }
-    await app.fetch(createRequest('{"id":10,"name":"Moss"}'));
-    const added = await read(await app.fetch(createRequest('{"id":10,"name":"Moss","tag":""}')));
-    expect(added.json.error).toBe(ErrorCode.ID_CONFLICT);
-    expect(await app.store.list()).toEqual([
-      { id: 9n, name: 'Fern', tag: 'x' },
-      { id: 10n, name: 'Moss' },
-    ]);
+    expect(await app.store.list()).toEqual([plantOf(full), plantOf(bare)]);
   });
 
   it('lets exactly one of 50 concurrent creates of one new id win; the others replay or conflict', async () => {
@@ -224,7 +236,7 @@ describe('POST /plants', () => {
       } else {
         expect(answer.json).toEqual({
           error: ErrorCode.ID_CONFLICT,
-          message: 'id is stored already with a different name or tag',
+          message: CONFLICT_MESSAGE,
         });
       }
     }

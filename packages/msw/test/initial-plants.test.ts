@@ -1,7 +1,9 @@
 import { createPlant, ErrorCode } from '@plant-store/client';
+import { PLANT_FIELDS, type StoredPlant, toStoredPlant } from '@plant-store/core';
 import { createMemoryStore, createPlantStoreHandlers, makePlants } from '@plant-store/msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fullPlant, otherValue, VALUE_FIELDS, without } from '../../core/src/internal/conformance-values.js';
 
 describe('makePlants', () => {
   it('gives the same plants for the same seed, and others for another seed', () => {
@@ -14,7 +16,7 @@ describe('makePlants', () => {
     expect(makePlants(41, { seed: 3 }).slice(0, 40)).toEqual(makePlants(40, { seed: 3 }));
   });
 
-  it('gives distinct positive int64 ids, some above 2^53, names, and a tag on most plants', () => {
+  it('gives distinct positive int64 ids, some above 2^53, and plants a request could create, each optional field on most', () => {
     const plants = makePlants(2000, { seed: 11 });
     const ids = plants.map((p) => p.id);
     expect(new Set(ids).size).toBe(2000);
@@ -22,9 +24,13 @@ describe('makePlants', () => {
     const big = ids.filter((id) => id > 2n ** 53n).length;
     expect(big).toBeGreaterThan(300);
     expect(big).toBeLessThan(700);
-    const untagged = plants.filter((p) => !('tag' in p)).length;
-    expect(untagged).toBeGreaterThan(300);
-    expect(untagged).toBeLessThan(700);
+    // Every field within the spec's rules, as the service would store it.
+    for (const p of plants) expect(toStoredPlant(p)).toStrictEqual(p);
+    for (const field of PLANT_FIELDS.filter(({ required }) => !required)) {
+      const without = plants.filter((p) => !(field.name in p)).length;
+      expect(without, field.name).toBeGreaterThan(300);
+      expect(without, field.name).toBeLessThan(700);
+    }
     for (const p of plants) expect(p.name).toMatch(/^[A-Z][a-z]+( [A-Z][a-z]+)?$/);
   });
 
@@ -52,8 +58,9 @@ describe('initialPlants', () => {
 
   it('answers a seeded plant sent again with 200 and another plant under its id with 40003', async () => {
     const [first] = plants;
-    await expect(createPlant('t', first!)).resolves.toEqual(
-      first!.tag ? { name: first!.name, tag: first!.tag } : { name: first!.name },
+    const answered = PLANT_FIELDS.filter(({ answered, name }) => answered && name in first!);
+    await expect(createPlant('t', first!)).resolves.toStrictEqual(
+      Object.fromEntries(answered.map(({ name }) => [name, first![name as keyof typeof first]])),
     );
     await expect(createPlant('t', { id: first!.id, name: `${first!.name} II` })).rejects.toMatchObject({
       code: ErrorCode.ID_CONFLICT,
@@ -101,6 +108,23 @@ describe('initialPlants refusals', () => {
         ],
       }),
     ).not.toThrow();
+  });
+
+  it('refuses one id given twice with plants differing in any one field, an optional one absent from one', () => {
+    const full = fullPlant(1n);
+    const variants = VALUE_FIELDS.flatMap((field) => {
+      const other = otherValue(field, full[field.name]);
+      return [
+        ...(other === undefined ? [] : [{ ...full, [field.name]: other }]),
+        ...(field.required ? [] : [without(full, field)]),
+      ];
+    });
+    expect(variants.length).toBeGreaterThanOrEqual(VALUE_FIELDS.length);
+    for (const variant of variants) {
+      expect(() => createPlantStoreHandlers({ initialPlants: [full, variant] as unknown as StoredPlant[] })).toThrow(
+        /id 1 twice/,
+      );
+    }
   });
 
   it('fails the requests, never answering them from a half-seeded store, when the store holds an id with another plant', async () => {
