@@ -233,3 +233,14 @@ it('carries the added fields through the grown mocks', async () => {
     server.close();
   }
 }, 60_000);
+
+it("keeps the grown client's bundles within their budgets, which allow for each added field", async () => {
+  const sizes = (await import(join(newer.root, 'packages', 'client', 'scripts', 'bundle-size.mjs'))) as {
+    measureBundleSize(): Promise<{ gzip: number; budget: number }>;
+    measureValidateBundleSize(): Promise<{ gzip: number; budget: number }>;
+  };
+  for (const size of [await sizes.measureBundleSize(), await sizes.measureValidateBundleSize()]) {
+    expect(size.budget).toBeGreaterThan(1024);
+    expect(size.gzip, JSON.stringify(size)).toBeLessThanOrEqual(size.budget);
+  }
+}, 60_000);

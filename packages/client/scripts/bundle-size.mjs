@@ -5,18 +5,27 @@
 // as arguments: those names of the main entry); the bench workspace and the client's test import
 // `measureBundleSize` and `measureValidateBundleSize`.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// A field the spec adds brings its check, its writer and its message into the bundles: each budget grows
+// by a fixed allowance per field beyond the service's first three (id, name, tag), measured with fields of
+// every kind added (about 65 B per field for createPlant, 105 B for the validate entry).
+const CREATE_BYTES_PER_FIELD = 80;
+const VALIDATE_BYTES_PER_FIELD = 120;
+/** How many fields the spec has beyond the first three, counted in the generated field table. */
+const ADDED_FIELDS =
+  readFileSync(join(packageDir, 'src', 'generated', 'plant-shape.ts'), 'utf8').match(/^ {2}\{ name: /gm).length - 3;
+
 /** The budget for `createPlant` alone, min+gzip, in bytes. */
-export const BUDGET = 4608;
+export const BUDGET = 4608 + CREATE_BYTES_PER_FIELD * ADDED_FIELDS;
 
 /** The budget for the whole `@plant-store/client/validate` entry, min+gzip, in bytes. */
-export const VALIDATE_BUDGET = 1024;
+export const VALIDATE_BUDGET = 1024 + VALIDATE_BYTES_PER_FIELD * ADDED_FIELDS;
 
 /** Every export of the validate entry that costs bytes (its types cost none). */
 export const VALIDATE_NAMES = ['validateNewPlant', 'validateNewPlantForm', 'newPlantSchema', 'newPlantFormSchema'];
