@@ -115,17 +115,24 @@ async function failOver(
       `${sent.length} creates sent, ${acknowledged.length} acknowledged, ${lost.length} acknowledged plants missing ` +
       `on the new primary; ${whileDown.length} sent without a primary: ${whileDown.filter(unavailable).length} ` +
       `answered 503, ${whileDown.filter((each) => each.answer?.status === 200).length} answered 200 once the standby took writes; ${sent.filter((each) => each.answer?.status === 503).length} 503s in all, ` +
-      `${sent.filter((each) => each.answer?.status !== 200 && !unavailable(each)).length} other answers or failures; ` +
+      `${sent.filter((each) => each.answer?.status !== 200 && !unavailable(each)).length} other answers or failures, ` +
+      `${sent.filter((each) => each.answer?.resent).length} sent again after the keep-alive race; ` +
       `serving again ${serveAgain.map((ms) => `${ms} ms`).join(' and ')} after the promotion`,
   );
   return { sent, acknowledged, lost, serveAgain, serverExits, origins, promoting };
 }
 
-/** What holds with either replication: only 200 or 503, serving again within 5 s, no server down. */
+/**
+ * What holds with either replication: only 200 or 503, serving again within 5 s, no server down, and
+ * few creates sent again after the keep-alive race (sendCreate, as @plant-store/client would): one
+ * stall of this process can leave a few idle connections past their time at once, but more than one
+ * create in a hundred means the agent no longer drops its idle connections in time.
+ */
 function expectFollowed(outcome: Outcome): void {
   expect(outcome.sent.filter((each) => each.answer?.status !== 200 && !unavailable(each)).map(describeSent)).toEqual(
     [],
   );
+  expect(outcome.sent.filter((each) => each.answer?.resent).length).toBeLessThanOrEqual(outcome.sent.length / 100);
   // Sent and answered without a primary: 503. Sent then and answered once the standby took writes: 200
   // or 503, and a 200 is then in the new primary's table (lost is checked by the callers).
   expect(

@@ -2,10 +2,9 @@
 // of 20 concurrent creates of one new id split across both, with four different bodies. A create and its
 // replay both answer 200 with the stored plant, so one winner shows as: every racer whose body is the
 // stored plant's answered 200 with it, and every other racer answered 40003; the table holds that plant.
-import { Agent } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { type Answer, errorCode, sendCreate, startServers } from './traffic.js';
+import { type Answer, errorCode, keepAliveAgent, sendCreate, startServers } from './traffic.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -36,7 +35,7 @@ it('gives exactly one winner per id when 20 racers create it at once on two serv
   const table = db.table();
   // Both servers start at the same moment on a table that does not exist yet: one creates it.
   const servers = await startServers(['--database', db.url, '--database-schema', db.schema, '--database-table', table]);
-  const agent = new Agent({ keepAlive: true });
+  const agent = keepAliveAgent();
   const problems: string[] = [];
   const counts = { answered200: 0, answered40003: 0, roundsWonOnBothServers: 0, wonBy: [0, 0, 0, 0] };
   try {

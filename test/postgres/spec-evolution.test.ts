@@ -8,7 +8,6 @@
 // upgrade), and after a rollback.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
@@ -16,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { run } from '../../packages/server/test/cli-process.js';
 import { type EvolvedRepo, evolveRepo } from '../support/evolved-repo.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { sendCreate, startServers, TOKEN } from './traffic.js';
+import { keepAliveAgent, sendCreate, startServers, TOKEN } from './traffic.js';
 
 const ADDED = {
   plant: {
@@ -173,7 +172,7 @@ it('serves an older and a newer server on one PostgreSQL table at once, and afte
   const table = db.table();
   const flags = ['--database', db.url, '--database-schema', db.schema, '--database-table', table];
   const [older] = await startServers(flags, 1);
-  const agent = new Agent({ keepAlive: true });
+  const agent = keepAliveAgent();
   expect(await sendCreate(agent, older!.origin, '{"id":1,"name":"Old","tag":"t"}')).toMatchObject({ status: 200 });
   // Without DDL rights the newer server names the statement that adds its columns.
   const refused = run([...flags, '--database-create-table', 'no', '--port', '0', '--token', TOKEN], {}, newer.cli);

@@ -3,6 +3,7 @@
 // checks made once it stops (every acknowledged plant is in the table, and is answered the same when sent
 // again). Every wait is bounded; the servers are killed after each test (cli-process.ts).
 import { Agent, request } from 'node:http';
+import type { Socket } from 'node:net';
 import { listening, type Run, run } from '../../packages/server/test/cli-process.js';
 
 /** The bearer token every server of these tests accepts. */
@@ -28,24 +29,50 @@ export interface Answer {
   readonly status: number;
   readonly body: string;
   readonly retryAfter: string | undefined;
+  /** The create was sent a second time, on another connection, after the keep-alive race (see {@link sendCreate}). */
+  readonly resent?: true;
+}
+
+/** When each idle connection of a {@link keepAliveAgent} went idle, and how long the agent keeps it so. */
+const idle = new WeakMap<Socket, { readonly since: number; readonly keepMs: number }>();
+
+/**
+ * The connections the creates of these tests go on: kept alive as Node's own `http.globalAgent` keeps
+ * them (`keepAlive`, `timeout` 5 s). The `timeout` is what makes Node's agent follow the server's
+ * `Keep-Alive: timeout=5`: it drops a connection idle for 4 s, before the server may close it (Node's
+ * server closes one idle for 5 s, and waits a second more); undici, under fetch and
+ * `@plant-store/client`, drops it at 3 s. Made with `{ keepAlive: true }` alone, the agent ignores the
+ * hint and keeps an idle connection until the server closes it, so a create sent on it just as the
+ * server does was reset ('socket hang up', issue 46).
+ */
+export function keepAliveAgent(): Agent {
+  const agent = new Agent({ keepAlive: true, timeout: 5_000 });
+  // Runs after the agent's own listener, which sets the socket's timeout from the server's hint.
+  agent.on('free', (socket: Socket) => idle.set(socket, { since: performance.now(), keepMs: socket.timeout ?? 0 }));
+  return agent;
 }
 
 /**
- * Sends one create, `body` as given, on `agent`'s connections; rejects on a network error or after `ms`.
- * A reset of a kept-alive connection the agent reused is sent once more on another: the server closed
- * that connection as idle just as the request went out, before reading it (Node's `request.reusedSocket`),
- * which a busy machine makes likely. A reset of a new connection is the server's doing and fails.
+ * Sends one create, `body` as given, on the connections of `agent` (a {@link keepAliveAgent}); rejects
+ * on a network error or after `ms`. One reset is sent again on another connection, as a real client
+ * would (`@plant-store/client` sends a create again after any network failure: it is a replay): the
+ * reset of a kept-alive connection that got no answer and had been idle as long as the agent keeps
+ * one or longer. The agent's timer was due but had not run, the event loop being late on a busy
+ * machine, and the server had closed the connection as idle, as its `Keep-Alive` said it may, before
+ * reading a byte of the create. Any other reset is the server's doing and fails: a new connection, or
+ * a kept-alive one closed before the time the server announced.
  */
 export function sendCreate(agent: Agent, origin: string, body: string, ms = 10_000): Promise<Answer> {
-  return sendOnce(agent, origin, body, ms).catch((error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
-    if (error.code === 'ECONNRESET' && error.reusedSocket) return sendOnce(agent, origin, body, ms);
-    throw error;
+  return sendOnce(agent, origin, body, ms).catch((error: NodeJS.ErrnoException & { keptTooLong?: boolean }) => {
+    if (error.code !== 'ECONNRESET' || !error.keptTooLong) throw error;
+    return sendOnce(agent, origin, body, ms).then((answer): Answer => ({ ...answer, resent: true }));
   });
 }
 
 function sendOnce(agent: Agent, origin: string, body: string, ms: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let answered = false;
+    let keptTooLong = false;
     const req = request(
       `${origin}/plants`,
       {
@@ -71,10 +98,15 @@ function sendOnce(agent: Agent, origin: string, body: string, ms: number): Promi
         });
       },
     );
+    req.on('socket', (socket: Socket) => {
+      const since = idle.get(socket);
+      keptTooLong =
+        req.reusedSocket && since !== undefined && since.keepMs > 0 && performance.now() - since.since >= since.keepMs;
+    });
     req.setTimeout(ms, () => req.destroy(new Error(`no answer within ${ms} ms`)));
-    req.on('error', (error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
-      // Only a request that got no answer at all on a reused connection is the keep-alive race.
-      error.reusedSocket = req.reusedSocket && !answered;
+    req.on('error', (error: NodeJS.ErrnoException & { keptTooLong?: boolean }) => {
+      // Only a request that got no answer at all is the keep-alive race.
+      error.keptTooLong = keptTooLong && !answered;
       reject(error);
     });
     req.end(body);
@@ -144,7 +176,7 @@ const FIRST_ID = 2n ** 53n + 1n;
  * A caller that gets no 200 pauses 5 ms, so a server that refuses fast does not turn the load into a spin.
  */
 export function startLoad(options: LoadOptions): Load {
-  const agent = new Agent({ keepAlive: true });
+  const agent = keepAliveAgent();
   const sent: Sent[] = [];
   const deadline = Date.now() + options.maxMs;
   let next = FIRST_ID;
@@ -254,7 +286,7 @@ export async function answeredDifferently(
   origins: readonly string[],
   acknowledged: readonly Sent[],
 ): Promise<string[]> {
-  const agent = new Agent({ keepAlive: true });
+  const agent = keepAliveAgent();
   const different: string[] = [];
   let next = 0;
   try {

@@ -17,7 +17,7 @@ export interface TracedServer {
   readonly url: string;
   /** The pid of the process started (the primary, with --workers). */
   readonly pid: number;
-  /** Sends SIGTERM and resolves to the exit code once the process has exited. */
+  /** Sends SIGTERM and resolves to the exit code once the process has exited and its output is read. */
   stop(): Promise<number | null>;
 }
 
@@ -31,7 +31,8 @@ export async function startServer(args: readonly string[], env: Record<string, s
     pid: started.child.pid!,
     stop() {
       started.child.kill('SIGTERM');
-      return started.exited;
+      // Not `exited`: the request lines are read from stderr, which the workers of --workers share.
+      return started.closed;
     },
   };
 }
@@ -95,7 +96,7 @@ export interface RequestLine {
   readonly span_id?: string;
 }
 
-/** The request lines of a server's log (stderr), once it has exited (its last lines are written at exit). */
+/** The request lines of a server's log (stderr), once it has stopped (its last lines are written at exit). */
 export function requestLines(stderr: string): RequestLine[] {
   return stderr
     .split('\n')

@@ -18,7 +18,7 @@ import {
 } from './internal/cli-lifecycle.js';
 import { runPrimary, runWorker } from './internal/cluster.js';
 import { loadPostgresStore, MissingPackageError, openPostgres, openStore } from './internal/open-store.js';
-import { loadTracingSdk, startTracing } from './internal/tracing-sdk.js';
+import { findTracingSdk, loadTracingSdk, startTracing } from './internal/tracing-sdk.js';
 
 async function main(): Promise<void> {
   let command: CliCommand;
@@ -52,17 +52,18 @@ async function main(): Promise<void> {
   if (command.kind === 'import') {
     process.exit(await runImport(command.from.path, command.to));
   }
-  // --otel: the SDK is an optional peer too; every process that serves starts it (not the primary).
+  // --otel: the SDK is an optional peer too; every process that serves starts it. The primary of
+  // --workers serves nothing: it only makes sure the SDK is there, so that a missing package stops
+  // the command before any worker starts.
   if (command.otel === true) {
-    let sdk: Awaited<ReturnType<typeof loadTracingSdk>>;
     try {
-      sdk = await loadTracingSdk();
+      if (command.workers !== undefined && cluster.isPrimary) findTracingSdk();
+      else flushOnExit(startTracing(await loadTracingSdk()));
     } catch (error) {
       if (!(error instanceof MissingPackageError)) throw error;
       process.stderr.write(`plant-store-server: ${error.message}\n`);
       process.exit(2);
     }
-    if (command.workers === undefined || !cluster.isPrimary) flushOnExit(startTracing(sdk));
   }
 
   if (command.workers !== undefined) {

@@ -15,6 +15,12 @@ export interface Run {
   readonly exited: Promise<number | null>;
   /** The exit code and the signal that ended the process (one of the two is null). */
   readonly ended: Promise<[code: number | null, signal: NodeJS.Signals | null]>;
+  /**
+   * The exit code, once the process has exited and all it wrote is in `stdout` and `stderr`: Node's
+   * 'close', which waits for every process that shares the pipes (the workers of --workers). At
+   * 'exit', the last bytes may still be on their way.
+   */
+  readonly closed: Promise<number | null>;
 }
 
 const children = new Set<ChildProcess>();
@@ -35,6 +41,7 @@ export function run(args: string[], env: Record<string, string> = {}, cli = CLI)
     stderr: '',
     exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
     ended: new Promise((resolve) => child.once('exit', (code, signal) => resolve([code, signal]))),
+    closed: new Promise((resolve) => child.once('close', (code) => resolve(code))),
   };
   child.stdout?.on('data', (data: Buffer) => {
     result.firstChunk ??= data.toString();

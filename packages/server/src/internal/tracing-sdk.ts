@@ -9,22 +9,38 @@ type SdkPackage = typeof import('@opentelemetry/sdk-node');
 /** The service name when `OTEL_SERVICE_NAME` does not give one. */
 const SERVICE_NAME = 'plant-store-server';
 
-/**
- * Loads the SDK, or rejects with a {@link MissingPackageError} naming the command that installs it.
- * The primary of `--workers` loads it too, so that a missing package stops the command before any
- * worker starts.
- */
+/** Loads the SDK, or rejects with a {@link MissingPackageError} naming the command that installs it. */
 export async function loadTracingSdk(
   load: () => Promise<SdkPackage> = () => import('@opentelemetry/sdk-node'),
 ): Promise<SdkPackage> {
   try {
     return await load();
   } catch (error) {
-    if (!isMissingPackage(error, SDK_PACKAGE)) throw error;
-    throw new MissingPackageError(
-      `--otel needs the OpenTelemetry SDK, an optional peer of @plant-store/server that is not installed: npm install ${SDK_PACKAGE} @opentelemetry/api`,
-    );
+    throw missingSdk(error);
   }
+}
+
+/**
+ * Throws what {@link loadTracingSdk} would when the SDK is not installed, without loading it: the
+ * primary of `--workers` traces nothing, and loading the SDK costs a process about a second of CPU,
+ * which would delay the fork of every worker. `resolve` finds a package (a test gives its own).
+ */
+export function findTracingSdk(
+  resolve: (specifier: string) => string = (specifier) => import.meta.resolve(specifier),
+): void {
+  try {
+    resolve(SDK_PACKAGE);
+  } catch (error) {
+    throw missingSdk(error);
+  }
+}
+
+/** `error` as it is, or a {@link MissingPackageError} naming the install command when the SDK is not there. */
+function missingSdk(error: unknown): unknown {
+  if (!isMissingPackage(error, SDK_PACKAGE)) return error;
+  return new MissingPackageError(
+    `--otel needs the OpenTelemetry SDK, an optional peer of @plant-store/server that is not installed: npm install ${SDK_PACKAGE} @opentelemetry/api`,
+  );
 }
 
 /**
