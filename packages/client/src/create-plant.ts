@@ -268,7 +268,7 @@ async function send(
 function parsePlant(text: string | undefined): Plant | undefined {
   try {
     const plant: unknown = JSON.parse(text!);
-    // Each answered field present when required and of its type: a null tag is not a spec `Plant`.
+    // Each answered field present when required and of its type: a null in an optional field is not a spec `Plant`.
     if (isPlant(plant)) return plant;
   } catch {
     // Not JSON (or null): the caller gets an API error naming the problem, not a SyntaxError.

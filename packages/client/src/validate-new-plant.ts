@@ -50,7 +50,8 @@ export function validateNewPlant(value: unknown): NewPlantValidation {
  * Converts what a form holds ({@link NewPlantFormValues}) into a NewPlant and judges it with
  * {@link validateNewPlant}. The id text is surrounding spaces aside an optional `-` and decimal digits,
  * read exactly: a number up to 2^53-1, a bigint beyond. Anything else ('1.5', '1e3', 'abc') is the
- * service's id message; an empty id is "id is required"; an empty tag means no tag.
+ * service's id message; an empty id is "id is required"; an empty optional field is absent (numbers are read
+ * from their text the same way, JSON's number syntax).
  * @example
  * const result = validateNewPlantForm({ id: '9007199254740993', name: 'Fern', tag: '' });
  * // { value: { id: 9007199254740993n, name: 'Fern' } }

@@ -67,7 +67,7 @@ export interface PlantStoreTestOptions {
 /**
  * Registers the conformance suite of a {@link PlantStore}: every rule the service relies on, checked
  * through `insert` alone (so a store needs nothing else to be tested), on every field of the plant's
- * shape in openapi.yaml (`PLANT_FIELDS`), so a field added to the spec is checked at the next
+ * shape in the service's OpenAPI document (`PLANT_FIELDS`), so a field added to the spec is checked at the next
  * `npm run generate`: create, replay and conflict answers (another value of any one field, or an
  * optional field absent where it was present, is answered the plant stored first), never an overwrite,
  * an absent optional field kept apart from an empty, zero or false one, exact int64 ids at every edge,

@@ -268,7 +268,7 @@ export function edgeValues(field: PlantField): readonly unknown[] {
   const edges = [...new Set(candidates.filter((value) => fits(field, value)))];
   if (edges.length === 0) {
     throw new Error(
-      `the conformance suite cannot make a value of ${field.name} within its rules: give it examples in openapi.yaml`,
+      `the conformance suite cannot make a value of ${field.name} within its rules: give it examples in the OpenAPI document`,
     );
   }
   edgeCache.set(field, edges);
