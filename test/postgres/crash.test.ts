@@ -122,7 +122,7 @@ it('answers only 503 while the whole database is SIGKILLed under load, serves ag
     back = Date.now();
     phase = 'back';
     // Both servers serve again by themselves; the time is asserted below.
-    await waitForServing(load, phase, origins.length);
+    await waitForServing(load, phase, origins.length, undefined, servers);
   } finally {
     sent = await finish(load, 500);
   }

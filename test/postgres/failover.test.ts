@@ -96,7 +96,7 @@ async function failOver(
     await replicas.promote();
     promoted = Date.now();
     phase = 'promoted';
-    await waitForServing(load, phase, origins.length);
+    await waitForServing(load, phase, origins.length, undefined, servers);
     await new Promise((resolve) => setTimeout(resolve, 500));
   } finally {
     await load.stop();

@@ -237,13 +237,42 @@ export function waitForOutage(load: Load, phase: string, since: number, servers:
   );
 }
 
-/** Waits (bounded by `ms`: the rule's own bound is asserted on {@link servingAgain}) for a 200 from each server to a create sent in `phase`. */
-export function waitForServing(load: Load, phase: string, servers: number, ms = 15_000) {
-  return waitFor(ms, `a 200 from each server for a create sent in ${phase}`, () =>
-    Array.from({ length: servers }).every((_, server) =>
-      load.sent.some((each) => each.phase === phase && each.server === server && each.answer?.status === 200),
-    ),
-  );
+/**
+ * Waits (bounded by `ms`: the rule's own bound is asserted on {@link servingAgain}) for a 200 from each
+ * server to a create sent in `phase`. When it does not come, the error says what each server answered
+ * meanwhile and, given `processes`, whether it still runs and the end of what it wrote to stderr.
+ */
+export async function waitForServing(
+  load: Load,
+  phase: string,
+  servers: number,
+  ms = 15_000,
+  processes?: readonly ServerProcess[],
+): Promise<number> {
+  try {
+    return await waitFor(ms, `a 200 from each server for a create sent in ${phase}`, () =>
+      Array.from({ length: servers }).every((_, server) =>
+        load.sent.some((each) => each.phase === phase && each.server === server && each.answer?.status === 200),
+      ),
+    );
+  } catch (error) {
+    const seen = Array.from({ length: servers }, (_, server) => {
+      const outcomes = new Map<string, number>();
+      for (const each of load.sent) {
+        if (each.phase !== phase || each.server !== server) continue;
+        const outcome = each.answer === undefined ? `error ${each.error}` : `${each.answer.status} ${each.answer.body}`;
+        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+      }
+      const answers = [...outcomes].map(([outcome, count]) => `${count} × ${outcome.slice(0, 200)}`).join('; ');
+      const run = processes?.[server]?.run;
+      const state =
+        run === undefined
+          ? ''
+          : `; process ${run.child.exitCode === null && run.child.signalCode === null ? 'running' : `ended (${run.child.exitCode ?? run.child.signalCode})`}, stderr ends: ${JSON.stringify(run.stderr.slice(-600))}`;
+      return `server ${server}: ${answers || 'nothing sent'}${state}`;
+    });
+    throw new Error(`${(error as Error).message}\n${seen.join('\n')}`);
+  }
 }
 
 /** For each of `servers` servers, the ms from `since` to its first 200 for a create sent in `phase`. */
