@@ -14,7 +14,11 @@ export function holdClient(client: PostgresPoolClient): (error?: Error) => void 
   return (error) => {
     if (released) return;
     released = true;
-    client.removeListener('error', ignore);
+    // A connection thrown away keeps the listener: the pool ends it, and until it has closed the server
+    // may still send it an error (57P01 as a primary shuts down, its answer to a statement given up),
+    // which pg emits with no query to take it; unheard, it would end the process. A connection going
+    // back to the pool drops it, for the pool's own listener takes over while it is idle.
+    if (error === undefined) client.removeListener('error', ignore);
     client.release(error);
   };
 }
