@@ -156,6 +156,11 @@ export interface LoadOptions {
    * a client can ask again.
    */
   readonly waitRetryAfter?: boolean;
+  /**
+   * After a 503, a caller sends the same create again (a replay, after the pause above), up to this many
+   * times, as `createPlant` does (its default is 2), before it goes on to a new plant. Default 0.
+   */
+  readonly resendUnavailable?: number;
 }
 
 /** A running load: every create sent so far, with its answer. */
@@ -182,8 +187,12 @@ export function startLoad(options: LoadOptions): Load {
   let next = FIRST_ID;
   let stopped = false;
   const callers = Array.from({ length: options.concurrency }, async () => {
+    /** The create answered 503 that this caller sends again next, and how often it has been sent again. */
+    let again: { id: bigint; times: number } | undefined;
     while (!stopped && Date.now() < deadline) {
-      const id = next++;
+      const id = again?.id ?? next++;
+      const resent = again?.times ?? 0;
+      again = undefined;
       const server = Number(id % BigInt(options.origins.length));
       const phase = options.phase?.() ?? '';
       const sentAt = Date.now();
@@ -193,6 +202,7 @@ export function startLoad(options: LoadOptions): Load {
         sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), answer });
         if (answer.status === 200) continue;
         if (answer.status === 503 && options.waitRetryAfter) pause = 1000 * Number(answer.retryAfter ?? 1);
+        if (answer.status === 503 && resent < (options.resendUnavailable ?? 0)) again = { id, times: resent + 1 };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         sent.push({ id, server, phase, sentAt, answeredAt: Date.now(), error: message });

@@ -8,10 +8,22 @@
 // HAProxy as root. Each program leads a process group of its own, its pid in a file beside it: close()
 // stops them, and if the test process dies first (even by SIGKILL), a watchdog the cluster starts kills
 // what the pid files name and removes the directory (test/ha/sweep.mjs), as the run's teardown does for
-// whatever is left.
+// whatever is left. Two paths of each node run through TCP proxies in the test process
+// (tcp-proxy.mjs), which a test blackholes to cut them and heals: its Patroni to etcd, and the other
+// node to its PostgreSQL (the address the standby streams from, Patroni's connect_address); the servers
+// and HAProxy reach PostgreSQL directly.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,9 +46,13 @@ import {
   postgresIds,
   program,
 } from './patroni.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.mjs';
 
 /** The watchdog that sweeps a cluster's directory once the test process is gone. */
 const SWEEP_SCRIPT = fileURLToPath(new URL('../ha/sweep.mjs', import.meta.url));
+
+/** examples/patroni/patroni.yml's `scope`: the cluster's keys in etcd are below /service/<scope>/. */
+const CLUSTER_SCOPE = 'plant-store';
 
 /** The section of examples/patroni/haproxy.cfg that routes to the leader; its servers are named after the nodes. */
 const HAPROXY_SECTION = 'postgres';
@@ -57,20 +73,42 @@ async function freePorts(count: number): Promise<number[]> {
   return [...ports];
 }
 
+/** The paths of a node that a test can cut, each through a proxy of its own. */
+interface NodePaths {
+  /** The node's Patroni (and patronictl) to etcd. */
+  readonly etcd: TcpProxy;
+  /** The other node to the node's PostgreSQL: its stream from this node when this one leads. */
+  readonly replication: TcpProxy;
+}
+
 /** Starts etcd, node-a (which bootstraps the cluster and leads), node-b (its synchronous standby) and HAProxy. */
 export async function startHaCluster(): Promise<HaCluster> {
   const root = mkdtempSync(join(runDirectory(), 'cluster-'));
   chmodSync(root, 0o755);
   // Its own session, so that a signal to the test's process group (a Ctrl-C) does not end it.
   spawn(process.execPath, [SWEEP_SCRIPT, String(process.pid), root], { detached: true, stdio: 'ignore' }).unref();
+  const proxies: TcpProxy[] = [];
+  const proxy = async (port: number) => {
+    const started = await startTcpProxy({ target: { host: '127.0.0.1', port } });
+    proxies.push(started);
+    return started;
+  };
   let cluster: HaCluster | undefined;
   try {
-    cluster = new HaCluster(root, await freePorts(4 + 2 * NODE_NAMES.length));
+    const ports = await freePorts(4 + 2 * NODE_NAMES.length);
+    const paths = new Map<NodeName, NodePaths>();
+    for (const [index, name] of NODE_NAMES.entries()) {
+      paths.set(name, { etcd: await proxy(ports[0]!), replication: await proxy(ports[4 + 2 * index]!) });
+    }
+    cluster = new HaCluster(root, ports, paths);
     await cluster.start();
     return cluster;
   } catch (error) {
     if (cluster) await cluster.close();
-    else sweepHaDirectory(root);
+    else {
+      await Promise.all(proxies.map((each) => each.close()));
+      sweepHaDirectory(root);
+    }
     throw error;
   }
 }
@@ -84,25 +122,31 @@ export class HaCluster {
   readonly #nodes: ReadonlyMap<NodeName, PatroniNode>;
   readonly #etcdPorts: { readonly client: number; readonly peer: number };
   readonly #statsPort: number;
+  readonly #paths: ReadonlyMap<NodeName, NodePaths>;
   #etcd: Daemon | undefined;
   #haproxy: Daemon | undefined;
 
-  /** Writes every node's configuration into `root`; `ports`: etcd's two, HAProxy's two, then two a node. */
-  constructor(root: string, ports: number[]) {
+  /**
+   * Writes every node's configuration into `root`; `ports`: etcd's two, HAProxy's two, then two a node;
+   * `paths`: each node's proxies, to etcd's client port and to the node's PostgreSQL.
+   */
+  constructor(root: string, ports: number[], paths: ReadonlyMap<NodeName, NodePaths>) {
     this.#root = root;
     this.#password = randomBytes(12).toString('hex');
     const [etcdClient, etcdPeer, haproxy, stats, ...nodePorts] = ports as [number, number, number, number, ...number[]];
     this.#etcdPorts = { client: etcdClient, peer: etcdPeer };
     this.haproxyPort = haproxy;
     this.#statsPort = stats;
+    this.#paths = paths;
     const ids = postgresIds();
     const passwords = { superuser: this.#password, replication: randomBytes(12).toString('hex') };
     const binDir = dirname(program('pg_rewind'));
     this.#nodes = new Map(
       NODE_NAMES.map((name, index) => {
         const dir = postgresDirectory(join(root, name), ids);
-        const ports = { pg: nodePorts[2 * index]!, rest: nodePorts[2 * index + 1]! };
-        const variables = patroniVariables(name, dir, ports, etcdClient, passwords, binDir);
+        const { etcd, replication } = paths.get(name)!;
+        const ports = { pg: nodePorts[2 * index]!, rest: nodePorts[2 * index + 1]!, connect: replication.port };
+        const variables = patroniVariables(name, dir, ports, etcd.port, passwords, binDir);
         return [name, new PatroniNode(name, ports, dir, patroniConfigDirectory(dir, ids), variables)];
       }),
     );
@@ -123,8 +167,12 @@ export class HaCluster {
     this.#node('node-a').start();
     await this.waitForLeader('node-a', 60_000);
     this.#node('node-b').start();
-    this.#haproxy = startHaproxy(this.#root, this.haproxyPort, this.#statsPort, [...this.#nodes.values()]);
+    this.#startHaproxy();
     await this.waitForSyncStandby('node-a', 'node-b', 120_000);
+  }
+
+  #startHaproxy(): void {
+    this.#haproxy = startHaproxy(this.#root, this.haproxyPort, this.#statsPort, [...this.#nodes.values()]);
   }
 
   /** Both nodes in one libpq host list, for a writer that follows the leader itself. */
@@ -169,8 +217,9 @@ export class HaCluster {
   }
 
   /**
-   * Waits until `leader` leads, `standby` streams from it as its synchronous standby on its timeline, and
-   * HAProxy routes to the leader alone; resolves to the milliseconds it took.
+   * Waits until `leader` leads, `standby` streams from it as its synchronous standby on its timeline and
+   * is named so in etcd (which Patroni does last: only then may it be promoted), and HAProxy routes to
+   * the leader alone; resolves to the milliseconds it took.
    */
   async waitForSyncStandby(leader: NodeName, standby: NodeName, ms: number): Promise<number> {
     const start = Date.now();
@@ -179,17 +228,42 @@ export class HaCluster {
       `${leader} leading with ${standby} its synchronous standby, and HAProxy routing to ${leader} alone`,
       async () => {
         if ((await this.leaders()).join() !== leader) return undefined;
-        const [ahead, behind, routes] = await Promise.all([
+        const [ahead, behind, routes, named] = await Promise.all([
           this.#node(leader).status(),
           this.#node(standby).status(),
           this.haproxyStates(),
+          this.synchronousStandbys(),
         ]);
         const streams = ahead?.replication?.some(
           (each) => each.application_name === standby && each.state === 'streaming' && each.sync_state === 'sync',
         );
         const sameTimeline = ahead?.timeline !== undefined && behind?.timeline === ahead.timeline;
         const routed = routes[leader] === 'UP' && routes[standby] === 'DOWN';
-        return streams && sameTimeline && behind?.role === 'replica' && routed ? true : undefined;
+        const promotable = named?.includes(standby);
+        return streams && sameTimeline && behind?.role === 'replica' && routed && promotable ? true : undefined;
+      },
+      () => this.#logs(),
+    );
+    return Date.now() - start;
+  }
+
+  /**
+   * Waits until `standby` has replayed all the WAL `leader` has written so far, so that a query on it
+   * sees every commit the leader had made; resolves to the milliseconds it took.
+   */
+  async waitForReplay(leader: NodeName, standby: NodeName, ms: number): Promise<number> {
+    const start = Date.now();
+    const [{ lsn }] = (await this.query<{ lsn: string }>(leader, 'SELECT pg_current_wal_lsn()::text AS lsn')) as [
+      { lsn: string },
+    ];
+    await poll(
+      ms,
+      `${standby} replaying ${leader}'s WAL up to ${lsn}`,
+      async () => {
+        const [row] = await this.query<{ done: boolean }>(standby, 'SELECT pg_last_wal_replay_lsn() >= $1 AS done', [
+          lsn,
+        ]);
+        return row?.done ? true : undefined;
       },
       () => this.#logs(),
     );
@@ -226,9 +300,87 @@ export class HaCluster {
     this.#node(name).start();
   }
 
+  /** Cuts (`true`) or heals the node's Patroni's path to etcd: every byte dropped both ways, connections left open. */
+  cutFromEtcd(name: NodeName, cut: boolean): void {
+    this.#paths.get(name)!.etcd.blackhole(cut);
+  }
+
+  /**
+   * Cuts (`true`) or heals the path from the other node to this node's PostgreSQL: while this node
+   * leads, its standby's stream (and a pg_rewind from it).
+   */
+  cutReplicationFrom(name: NodeName, cut: boolean): void {
+    this.#paths.get(name)!.replication.blackhole(cut);
+  }
+
+  /** Stops HAProxy (SIGTERM: it closes every connection at once) and resolves once it is gone. */
+  stopHaproxy(): Promise<void> {
+    return this.#haproxy!.stop(5_000);
+  }
+
+  /** Starts HAProxy again on the same files, once stopped. */
+  startHaproxy(): void {
+    if (this.#haproxy?.running()) throw new Error('HAProxy runs already');
+    this.#startHaproxy();
+  }
+
+  /**
+   * The synchronous standbys the cluster's sync key in etcd names, read from etcd itself: the ones
+   * Patroni may promote, and (Patroni removes one from the key before it stops waiting for it) the
+   * ones the leader's commits still wait for. Undefined when etcd did not answer.
+   */
+  async synchronousStandbys(): Promise<NodeName[] | undefined> {
+    const key = Buffer.from(`/service/${CLUSTER_SCOPE}/sync`).toString('base64');
+    try {
+      const response = await fetch(`http://127.0.0.1:${this.#etcdPorts.client}/v3/kv/range`, {
+        method: 'POST',
+        body: JSON.stringify({ key }),
+        signal: AbortSignal.timeout(2_000),
+      });
+      if (!response.ok) return undefined;
+      const { kvs = [] } = (await response.json()) as { kvs?: { value: string }[] };
+      if (kvs.length === 0) return [];
+      const sync = JSON.parse(Buffer.from(kvs[0]!.value, 'base64').toString()) as { sync_standby?: string | null };
+      return (sync.sync_standby ?? '')
+        .split(',')
+        .filter((name): name is NodeName => NODE_NAMES.includes(name as NodeName));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Turns Patroni's synchronous_mode_strict on or off with `patronictl edit-config` on the leader, as an
+   * operator does, and resolves once the leader's Patroni works by it.
+   */
+  async setSynchronousModeStrict(leader: NodeName, on: boolean): Promise<void> {
+    const node = this.#node(leader);
+    await node.patronictl(['edit-config', '--set', `synchronous_mode_strict=${on}`, '--force', '--quiet']);
+    // GET /config answers with the configuration the leader's last loop read, the one it runs by.
+    await poll(
+      30_000,
+      `${leader} running with synchronous_mode_strict ${on}`,
+      async () => ((await node.config())?.synchronous_mode_strict === on ? true : undefined),
+      () => this.#logs(),
+    );
+  }
+
   /** The node's log (Patroni's and its PostgreSQL's), or only what its latest start wrote. */
   log(name: NodeName, sinceStart = false): string {
     return this.#node(name).log(sinceStart);
+  }
+
+  /**
+   * The processes holding a connection to etcd's client port, by pid: the proxies (this process) and
+   * etcd's own gateway, and no Patroni when each reaches etcd through its proxy alone. From /proc (Linux).
+   */
+  etcdClients(): number[] {
+    return [...new Set(connectedTo(this.#etcdPorts.client))].sort((a, b) => a - b);
+  }
+
+  /** The pid of etcd. */
+  etcdPid(): number | undefined {
+    return this.#etcd?.pid;
   }
 
   /**
@@ -264,10 +416,13 @@ export class HaCluster {
   /** Stops HAProxy, both nodes and etcd, kills whatever did not stop, and removes the directory. */
   async close(): Promise<void> {
     try {
+      // Healed first, so that a node's Patroni reaches etcd to stop as it should.
+      for (const paths of this.#paths.values()) for (const proxy of Object.values(paths)) proxy.blackhole(false);
       await this.#haproxy?.stop(5_000);
       await Promise.all(NODE_NAMES.map((name) => this.#node(name).stop()));
       await this.#etcd?.stop(5_000);
     } finally {
+      await Promise.all([...this.#paths.values()].flatMap((paths) => Object.values(paths).map((each) => each.close())));
       sweepHaDirectory(this.#root);
     }
   }
@@ -281,6 +436,40 @@ export class HaCluster {
     const nodes = NODE_NAMES.map((name) => `--- ${name}:\n${this.#node(name).log().slice(-4000)}`);
     return [...nodes, `--- HAProxy:\n${this.#haproxy?.log().slice(-2000) ?? ''}`].join('\n');
   }
+}
+
+/**
+ * The pids of the processes holding an established TCP connection to `port` on 127.0.0.1: the
+ * connections of /proc/net/tcp whose remote end is that port, and the processes whose descriptors are
+ * their sockets.
+ */
+function connectedTo(port: number): number[] {
+  const remote = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set(
+    readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[2] === remote && fields[3] === '01')
+      .map((fields) => `socket:[${fields[9]}]`),
+  );
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let descriptors: string[];
+    try {
+      descriptors = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of descriptors) {
+      try {
+        if (inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) pids.push(Number(pid));
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+  }
+  return pids;
 }
 
 /** One etcd member on 127.0.0.1, its data in `dir` (owned by the user it runs as). */
@@ -328,7 +517,8 @@ export function haproxyVariables(
  */
 function startHaproxy(root: string, port: number, statsPort: number, nodes: readonly PatroniNode[]): Daemon {
   const dir = join(root, 'haproxy');
-  mkdirSync(dir, { mode: 0o755 });
+  // Kept when HAProxy is started again: its log goes on.
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
   const config = join(EXAMPLE_DIRECTORY, 'haproxy.cfg');
   // -db: in the foreground, one process, whose pid is the one held.
   const variables = haproxyVariables(port, statsPort, nodes);

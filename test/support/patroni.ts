@@ -22,6 +22,20 @@ export const EXAMPLE_DIRECTORY = fileURLToPath(new URL('../../examples/patroni/'
  */
 export const PATRONI_TIMINGS = { ttl: 20, loop_wait: 1, retry_timeout: 3 } as const;
 
+/**
+ * How long a leader waits to hear from a standby before it ends the standby's stream (PostgreSQL's
+ * `wal_sender_timeout`), in the tests: longer than the store's statement timeout (5 s), so that a commit
+ * waits for a standby that is cut off until the store gives up on it.
+ */
+export const WAL_SENDER_TIMEOUT_S = 10;
+
+/**
+ * How long a standby waits to hear from its leader before it connects again (`wal_receiver_timeout`),
+ * in the tests: longer than any cut of the stream a test makes, or the standby would connect again
+ * into the cut, whose proxy takes the connection and drops its start-up for good.
+ */
+export const WAL_RECEIVER_TIMEOUT_S = 30;
+
 export type NodeName = 'node-a' | 'node-b';
 export const NODE_NAMES: readonly NodeName[] = ['node-a', 'node-b'];
 
@@ -116,6 +130,11 @@ export class Daemon {
     this.#exited = new Promise((resolve) => this.#child.once('exit', () => resolve()));
     this.#child.once('error', () => undefined);
     if (this.#child.pid !== undefined) writeFileSync(join(dir, `${name}.pid`), `${this.#child.pid}\n`);
+  }
+
+  /** Its pid, while it was started. */
+  get pid(): number | undefined {
+    return this.#child.pid;
   }
 
   running(): boolean {
@@ -231,7 +250,12 @@ export class PatroniNode {
 
   /** A planned switchover to `candidate` with patronictl, as an operator types it on this leader; resolves to its output. */
   switchover(candidate: NodeName): Promise<string> {
-    const args = ['-c', this.#config, 'switchover', '--leader', this.name, '--candidate', candidate, '--force'];
+    return this.patronictl(['switchover', '--leader', this.name, '--candidate', candidate, '--force']);
+  }
+
+  /** patronictl on this node's configuration and variables, as an operator runs it here; resolves to its output. */
+  patronictl(command: readonly string[]): Promise<string> {
+    const args = ['-c', this.#config, ...command];
     return new Promise((resolve, reject) => {
       execFile(
         join(dirname(program('patroni')), 'patronictl'),
@@ -256,6 +280,13 @@ export class PatroniNode {
     if (answer?.status !== 200) return undefined;
     return JSON.parse(answer.body) as PatroniStatus;
   }
+
+  /** The cluster's dynamic configuration as this node's Patroni last read it from etcd (`GET /config`). */
+  async config(): Promise<Record<string, unknown> | undefined> {
+    const answer = await get(this.restPort, '/config');
+    if (answer?.status !== 200) return undefined;
+    return JSON.parse(answer.body) as Record<string, unknown>;
+  }
 }
 
 interface PatroniStatus {
@@ -273,10 +304,12 @@ function alive(pid: number): boolean {
   }
 }
 
-/** A node's two ports on 127.0.0.1: its PostgreSQL's and its Patroni REST API's. */
+/** A node's ports on 127.0.0.1: its PostgreSQL's and its Patroni REST API's. */
 export interface NodePorts {
   readonly pg: number;
   readonly rest: number;
+  /** Where the other node reaches its PostgreSQL (to stream, rewind or copy from it), when not `pg`. */
+  readonly connect?: number;
 }
 
 /**
@@ -297,7 +330,7 @@ export function patroniVariables(
     PATRONI_RESTAPI_LISTEN: `127.0.0.1:${ports.rest}`,
     PATRONI_RESTAPI_CONNECT_ADDRESS: `127.0.0.1:${ports.rest}`,
     PATRONI_POSTGRESQL_LISTEN: `127.0.0.1:${ports.pg}`,
-    PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${ports.pg}`,
+    PATRONI_POSTGRESQL_CONNECT_ADDRESS: `127.0.0.1:${ports.connect ?? ports.pg}`,
     PATRONI_POSTGRESQL_DATA_DIR: join(dir, 'data'),
     PATRONI_POSTGRESQL_BIN_DIR: binDir,
     PATRONI_POSTGRESQL_PGPASS: join(dir, 'pgpass'),
@@ -312,12 +345,28 @@ export function patroniVariables(
  * - the timings: PATRONI_TIMINGS, for failovers in seconds;
  * - PostgreSQL's socket in the node's directory: the machine's belongs to its own PostgreSQL, and the
  *   test's user may not write there;
- * - no watchdog: the suite SIGKILLs a leader's Patroni, which with an armed watchdog resets the machine.
+ * - no watchdog: the suite SIGKILLs a leader's Patroni, which with an armed watchdog resets the machine;
+ * - etcd's proxies used as given: each node reaches etcd through a proxy of the harness's that a test
+ *   cuts (ha-cluster.ts); otherwise Patroni's etcd3 client asks etcd for its members and talks to their
+ *   advertised client addresses, past the proxy;
+ * - `wal_sender_timeout` of {@link WAL_SENDER_TIMEOUT_S} s rather than 60: a leader cut off from its
+ *   standby ends the standby's stream after that, and Patroni then drops the standby from the
+ *   synchronous ones (or, strict, waits), within a test's seconds;
+ * - `wal_receiver_timeout` of {@link WAL_RECEIVER_TIMEOUT_S} s rather than 60: a cut made by the
+ *   harness's proxy passes no reset when it heals, so the standby learns that the leader ended its
+ *   stream only when this runs out; a network would reset the connection at the standby's next reply.
  */
 function testOverrides(dir: string): object {
   return {
     bootstrap: { dcs: { ...PATRONI_TIMINGS } },
-    postgresql: { parameters: { unix_socket_directories: dir } },
+    etcd3: { use_proxies: true },
+    postgresql: {
+      parameters: {
+        unix_socket_directories: dir,
+        wal_sender_timeout: `${WAL_SENDER_TIMEOUT_S}s`,
+        wal_receiver_timeout: `${WAL_RECEIVER_TIMEOUT_S}s`,
+      },
+    },
     watchdog: { mode: 'off' },
   };
 }
