@@ -3,7 +3,8 @@
 // later inserts of that id, while the candidate waits or is in flight, get the candidate's result
 // instead of a statement of their own. Across processes, `ON CONFLICT (id) DO NOTHING` on the primary
 // key leaves one winner per id; a candidate the statement did not create gets the stored row from a
-// SELECT that follows, a new statement that sees the winner another server committed.
+// SELECT that follows, a new statement that sees the winner another server committed. A batch is
+// acknowledged only if no commit of it was left unconfirmed by the synchronous standby.
 import {
   StoreUnavailableError,
   traceLink,
@@ -13,7 +14,7 @@ import {
   type TraceLink,
 } from '@plant-store/core';
 import { PostgresStoreError, sqlStateOf } from '../postgres-store-error.js';
-import type { PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
+import type { PostgresNotice, PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
 import {
   BATCH_EVENTS,
   type BatchSpanTemplate,
@@ -27,6 +28,7 @@ import { FailoverPool } from './failover.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
 import { type PlantColumns, parameterArrays, plantOfRow, selectExpression, textLength } from './plant-columns.js';
+import { type StandbyWatch, watchStandbyWait } from './standby-wait.js';
 
 /** Rows in one statement at most, and the characters of their strings: a bound on its size. */
 const MAX_BATCH_ROWS = 500;
@@ -216,6 +218,7 @@ export class GroupCommit {
     let broken: unknown;
     let sent = false;
     let unwatch = ignore;
+    let standby: StandbyWatch | undefined;
     let open = false;
     const timeout = this.#options.transactionTimeout;
     try {
@@ -239,6 +242,7 @@ export class GroupCommit {
             ),
           );
         }) ?? ignore;
+      standby = watchStandbyWait(client);
       sent = true;
       if (timeout !== undefined) {
         // One simple-protocol message: the transaction and its timeout cost one round trip.
@@ -265,6 +269,8 @@ export class GroupCommit {
         await client.query({ text: 'COMMIT' });
         open = false;
       }
+      const abandoned = standby.abandoned();
+      if (abandoned !== undefined) throw noticeError(abandoned);
       for (const candidate of batch) {
         if (created.has(candidate.key)) {
           this.#settle(candidate, (waiter, i) =>
@@ -289,6 +295,8 @@ export class GroupCommit {
     } catch (thrown) {
       // Given up by the store: its reason says more than the driver's "Connection terminated".
       const error = slot.reason ?? thrown;
+      // Before a connection lost after it (57P01 ends the session): the commit is on the primary.
+      const abandoned = standby?.abandoned();
       if (breaksConnection(error)) broken = error;
       else if (open && client !== undefined) {
         // Back to a clean session before the connection goes back to the pool (and the pooler's server
@@ -297,13 +305,17 @@ export class GroupCommit {
           broken = rollback;
         });
       }
-      const failure = isUnavailable(error)
-        ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
-        : unexpected(error, this.#options.table, this.#options.target);
-      span?.fail(failure, statusCodeAttributes(error));
+      const failure =
+        abandoned !== undefined
+          ? new StoreUnavailableError(unconfirmedMessage(abandoned, this.#options.target), { cause: error })
+          : isUnavailable(error)
+            ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
+            : unexpected(error, this.#options.table, this.#options.target);
+      span?.fail(failure, statusCodeAttributes(abandoned ?? error));
       for (const candidate of batch) this.#settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
       unwatch();
+      standby?.stop();
       // A connection that failed is thrown away, not handed to the next batch.
       release(broken === undefined ? undefined : (broken as Error));
       span?.end();
@@ -356,6 +368,16 @@ function unavailableMessage(error: unknown, target: string, sent: boolean): stri
   return `PostgreSQL at ${target} is unavailable: ${describe(error)}`;
 }
 
+/** What a 503 says of a commit whose wait for the synchronous standby was given up. */
+function unconfirmedMessage(notice: PostgresNotice, target: string): string {
+  return `PostgreSQL at ${target} has the plant committed on the primary, but its synchronous standby has not confirmed it, so it is not acknowledged; a retry replays it once the standby has it: ${describe(notice)}`;
+}
+
+/** The notice as an error, for the batch's failure to carry as its cause. */
+function noticeError(notice: PostgresNotice): Error {
+  return Object.assign(new Error(notice.message), { code: notice.code });
+}
+
 /**
  * A failure the store does not expect (a bug, or a table changed under it: 42P01, 42703, 22*, XX000…):
  * the app answers 500, and the message, which its log line carries, names the SQLSTATE.
@@ -382,8 +404,17 @@ function insertStatement(table: string, columns: PlantColumns): string {
   return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`;
 }
 
-/** The read of the rows of ids an insert did not create: the shape's columns, and no others. */
+/**
+ * The read of the rows of ids an insert did not create: the shape's columns, and no others. A replay
+ * is answered only for a plant as durable as one just created, yet the row read may be a commit the
+ * synchronous standby never confirmed (its wait cancelled), or one not yet flushed (a writer with
+ * synchronous_commit off). So the read also writes a transactional WAL message, once, before any row
+ * passes its condition: its transaction then has an id and wrote WAL, and its commit (in autocommit, or
+ * the COMMIT behind a pooler) waits for the WAL flush and the synchronous standby past every row it
+ * read. A read alone would not wait, nor would a transaction id alone (`txid_current()`): PostgreSQL
+ * waits at commit only for a transaction that wrote WAL.
+ */
 function selectStatement(table: string, columns: PlantColumns): string {
   const key = columns.key;
-  return `SELECT ${columns.all.map(selectExpression).join(', ')} FROM ${table} WHERE ${key.quoted} = ANY ($1::${key.type}[])`;
+  return `SELECT ${columns.all.map(selectExpression).join(', ')} FROM ${table} WHERE ${key.quoted} = ANY ($1::${key.type}[]) AND (SELECT pg_catalog.pg_logical_emit_message(true, 'plant-store', ''::text)) IS NOT NULL`;
 }
