@@ -14,7 +14,7 @@ import {
   type TraceLink,
 } from '@plant-store/core';
 import { PostgresStoreError, sqlStateOf } from '../postgres-store-error.js';
-import type { PostgresNotice, PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
+import type { PostgresPool, PostgresPoolClient, PostgresStoreStats } from '../types.js';
 import {
   BATCH_EVENTS,
   type BatchSpanTemplate,
@@ -23,12 +23,13 @@ import {
   startBatchSpan,
   statusCodeAttributes,
 } from './batch-span.js';
+import { insertStatement, selectStatement } from './batch-statements.js';
 import { holdClient, ignore } from './checkout.js';
 import { FailoverPool } from './failover.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
-import { type PlantColumns, parameterArrays, plantOfRow, selectExpression, textLength } from './plant-columns.js';
-import { type StandbyWatch, watchStandbyWait } from './standby-wait.js';
+import { type PlantColumns, parameterArrays, plantOfRow, textLength } from './plant-columns.js';
+import { noticeError, type StandbyWatch, unconfirmedMessage, watchStandbyWait } from './standby-wait.js';
 
 /** Rows in one statement at most, and the characters of their strings: a bound on its size. */
 const MAX_BATCH_ROWS = 500;
@@ -368,16 +369,6 @@ function unavailableMessage(error: unknown, target: string, sent: boolean): stri
   return `PostgreSQL at ${target} is unavailable: ${describe(error)}`;
 }
 
-/** What a 503 says of a commit whose wait for the synchronous standby was given up. */
-function unconfirmedMessage(notice: PostgresNotice, target: string): string {
-  return `PostgreSQL at ${target} has the plant committed on the primary, but its synchronous standby has not confirmed it, so it is not acknowledged; a retry replays it once the standby has it: ${describe(notice)}`;
-}
-
-/** The notice as an error, for the batch's failure to carry as its cause. */
-function noticeError(notice: PostgresNotice): Error {
-  return Object.assign(new Error(notice.message), { code: notice.code });
-}
-
 /**
  * A failure the store does not expect (a bug, or a table changed under it: 42P01, 42703, 22*, XX000…):
  * the app answers 500, and the message, which its log line carries, names the SQLSTATE.
@@ -391,37 +382,4 @@ function unexpected(error: unknown, table: string, target: string): unknown {
     `PostgreSQL at ${target} failed an insert into ${table} with SQLSTATE ${code}: ${(error as Error).message}`,
     { cause: error, sqlState: code },
   );
-}
-
-/**
- * The group commit's insert: the plants' columns as one array each, unnested into rows. It names its
- * columns, so a column the shape does not have (a newer server's) stays NULL or takes its default.
- */
-function insertStatement(table: string, columns: PlantColumns): string {
-  const names = columns.all.map((column) => column.quoted).join(', ');
-  const arrays = columns.all.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ');
-  const key = columns.key.quoted;
-  return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`;
-}
-
-/**
- * The read of the rows of ids an insert did not create: the shape's columns, and no others. A replay
- * is answered only for a plant as durable as one just created, yet the row read may be a commit the
- * synchronous standby never confirmed (its wait cancelled). So, where a commit of the session waits
- * for a synchronous standby, the read also writes a transactional WAL message, once, before any row
- * passes its condition: its transaction then has an id and wrote WAL, and its commit (in autocommit,
- * or the COMMIT behind a pooler) waits for the standby past every row it read. A read alone would not
- * wait, nor would a transaction id alone (`txid_current()`): PostgreSQL waits at commit only for a
- * transaction that wrote WAL. Where no commit waits for a standby (no synchronous_standby_names, or
- * synchronous_commit off or local), the read writes nothing: a create is not confirmed by a standby
- * either, and a row is seen only once its commit is flushed, for a writer with synchronous_commit on.
- */
-function selectStatement(table: string, columns: PlantColumns): string {
-  const key = columns.key;
-  const confirmed = [
-    `pg_catalog.current_setting('synchronous_standby_names') = ''`,
-    `pg_catalog.current_setting('synchronous_commit') IN ('off', 'local')`,
-    `(SELECT pg_catalog.pg_logical_emit_message(true, 'plant-store', ''::text)) IS NOT NULL`,
-  ].join(' OR ');
-  return `SELECT ${columns.all.map(selectExpression).join(', ')} FROM ${table} WHERE ${key.quoted} = ANY ($1::${key.type}[]) AND (${confirmed})`;
 }

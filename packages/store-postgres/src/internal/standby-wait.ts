@@ -6,6 +6,7 @@
 // standby would lose the commit. (The statement timeout never ends the wait: it stops as the statement
 // ends, before the commit.)
 import type { PostgresNotice, PostgresPoolClient } from '../types.js';
+import { describe } from './failures.js';
 
 /** PostgreSQL's function that waits for the synchronous standby, which each of its notices names. */
 const WAIT_ROUTINE = 'SyncRepWaitForLSN';
@@ -43,4 +44,14 @@ export function watchStandbyWait(client: PostgresPoolClient): StandbyWatch {
   };
   client.on('notice', listener);
   return { abandoned: () => abandoned, stop: () => client.removeListener('notice', listener) };
+}
+
+/** What a 503 says of a commit whose wait for the synchronous standby was given up. */
+export function unconfirmedMessage(notice: PostgresNotice, target: string): string {
+  return `PostgreSQL at ${target} has the plant committed on the primary, but its synchronous standby has not confirmed it, so it is not acknowledged; a retry replays it once the standby has it: ${describe(notice)}`;
+}
+
+/** The notice as an error, for the batch's failure to carry as its cause. */
+export function noticeError(notice: PostgresNotice): Error {
+  return Object.assign(new Error(notice.message), { code: notice.code });
 }
