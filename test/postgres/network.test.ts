@@ -1,14 +1,26 @@
 // A network between the server and PostgreSQL: the store reaches the database through the tests' TCP
-// proxy (test/support/tcp-proxy.mjs), which adds latency or blackholes the path (bytes dropped both
-// ways, no reset, connections left open). The server runs in this process on 127.0.0.1 so the test can
-// read the store's group-commit counters; the load is traffic.ts's, over real HTTP.
+// proxy (test/support/tcp-proxy.mjs), which adds latency, blackholes the path (bytes dropped both
+// ways, no reset, connections left open) or resets a connection as a commit's answer comes back. The
+// server runs in this process on 127.0.0.1 so the test can read the store's group-commit counters, or
+// as a process of its own; the load is traffic.ts's, over real HTTP.
 import { type PostgresStore, createPostgresStore } from '@plant-store/store-postgres';
 import { startPlantStoreServer, type PlantStoreServer } from '@plant-store/server';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.mjs';
-import { errorCode, type Sent, startLoad, TOKEN, waitFor } from './traffic.js';
+import {
+  errorCode,
+  keepAliveAgent,
+  plantAnswer,
+  plantBody,
+  type Sent,
+  sendCreate,
+  startLoad,
+  startServers,
+  TOKEN,
+  waitFor,
+} from './traffic.js';
 
 let db: TestDatabase;
 let proxy: TcpProxy;
@@ -30,6 +42,7 @@ const running: { server: PlantStoreServer<PostgresStore>; store: PostgresStore }
 afterEach(async () => {
   proxy.blackhole(false);
   proxy.setDelay(0);
+  proxy.intercept(undefined);
   for (const { server, store } of running.splice(0)) {
     await server.close();
     await store.close();
@@ -151,3 +164,35 @@ it('answers 503 within the statement timeout while the path to the database is b
   // The service's rule, for a connect timeout of 3 s or less.
   if (connectTimeout <= 3_000) expect(serveAgain).toBeLessThan(5_000);
 }, 90_000);
+
+it("answers 503 to a create whose commit's answer the network lost, from a server process, and 200 to its retry, a replay", async () => {
+  const table = db.table();
+  const [server] = await startServers(
+    ['--database', proxied, '--database-schema', db.schema, '--database-table', table],
+    1,
+  );
+  let cut = false;
+  // The insert's CommandComplete, which PostgreSQL sends once the statement has committed: the server
+  // never gets it, and its connection is reset.
+  proxy.intercept((chunk, direction) => {
+    if (cut || direction !== 'to-client' || !chunk.includes('INSERT 0 ')) return 'pass';
+    cut = true;
+    return 'reset';
+  });
+  const agent = keepAliveAgent();
+  try {
+    const id = 2n ** 53n + 46n;
+    const first = await sendCreate(agent, server!.origin, plantBody(id));
+    expect(cut).toBe(true);
+    expect(first.status, first.body).toBe(503);
+    expect(errorCode(first.body)).toBe(50301);
+    expect(first.retryAfter).toMatch(/^\d+$/);
+    // Committed all the same: the retry finds it and replays it.
+    const rows = await db.query<{ id: string }>(`SELECT id::text AS id FROM ${db.schema}.${table}`);
+    expect(rows).toEqual([{ id: String(id) }]);
+    const retry = await sendCreate(agent, server!.origin, plantBody(id));
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 200, body: plantAnswer(id) });
+  } finally {
+    agent.destroy();
+  }
+}, 60_000);

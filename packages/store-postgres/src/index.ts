@@ -3,6 +3,7 @@
 // The store
 export { createPostgresStore } from './postgres-store.js';
 export type {
+  PostgresNotice,
   PostgresPool,
   PostgresPoolClient,
   PostgresPoolStats,

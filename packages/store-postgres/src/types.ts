@@ -2,12 +2,28 @@
 // leaf: the store and its internal modules import these, and this file imports nothing of the package.
 import type { PlantStore } from '@plant-store/core';
 
-/** A connection checked out of a {@link PostgresPool}: what the store calls on it (a `pg.PoolClient` fits). */
+/**
+ * A connection checked out of a {@link PostgresPool}: what the store calls on it (a `pg.PoolClient` fits).
+ * The store listens to its notices while its statements run: a WARNING that the wait for the
+ * synchronous standby was cancelled makes the insert a 503.
+ */
 export interface PostgresPoolClient {
   query<Row>(config: { name?: string; text: string; values?: unknown[]; types?: unknown }): Promise<{ rows: Row[] }>;
   release(error?: Error | boolean): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'notice', listener: (notice: PostgresNotice) => void): unknown;
   removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'notice', listener: (notice: PostgresNotice) => void): unknown;
+}
+
+/** A notice or warning the server sent on a connection (`pg`'s NoticeMessage): what the store reads of it. */
+export interface PostgresNotice {
+  /** The SQLSTATE (`01000` for a warning of no other class). */
+  readonly code?: string | undefined;
+  /** The text, in the server's `lc_messages`. */
+  readonly message?: string | undefined;
+  /** The function of PostgreSQL's source that sent it, never translated. */
+  readonly routine?: string | undefined;
 }
 
 /** A pool of connections the caller owns, such as a `pg.Pool`: the store borrows it and never ends it. */

@@ -115,8 +115,8 @@ export class FailoverPool {
       host: (client as { host?: unknown }).host,
       port: (client as { port?: unknown }).port,
       database: (client as { database?: unknown }).database,
-      on: (event, listener) => client.on(event, listener),
-      removeListener: (event, listener) => client.removeListener(event, listener),
+      on: client.on.bind(client),
+      removeListener: client.removeListener.bind(client),
     };
     return watched;
   }

@@ -3,7 +3,8 @@
 // later inserts of that id, while the candidate waits or is in flight, get the candidate's result
 // instead of a statement of their own. Across processes, `ON CONFLICT (id) DO NOTHING` on the primary
 // key leaves one winner per id; a candidate the statement did not create gets the stored row from a
-// SELECT that follows, a new statement that sees the winner another server committed.
+// SELECT that follows, a new statement that sees the winner another server committed. A batch is
+// acknowledged only if no commit of it was left unconfirmed by the synchronous standby.
 import {
   StoreUnavailableError,
   traceLink,
@@ -22,11 +23,13 @@ import {
   startBatchSpan,
   statusCodeAttributes,
 } from './batch-span.js';
+import { insertStatement, selectStatement } from './batch-statements.js';
 import { holdClient, ignore } from './checkout.js';
 import { FailoverPool } from './failover.js';
 import { breaksConnection, describe, isPreparedStatementTrouble, isUnavailable } from './failures.js';
 import type { LostStatements } from './lost-statements.js';
-import { type PlantColumns, parameterArrays, plantOfRow, selectExpression, textLength } from './plant-columns.js';
+import { type PlantColumns, parameterArrays, plantOfRow, textLength } from './plant-columns.js';
+import { noticeError, type StandbyWatch, unconfirmedMessage, watchStandbyWait } from './standby-wait.js';
 
 /** Rows in one statement at most, and the characters of their strings: a bound on its size. */
 const MAX_BATCH_ROWS = 500;
@@ -216,6 +219,7 @@ export class GroupCommit {
     let broken: unknown;
     let sent = false;
     let unwatch = ignore;
+    let standby: StandbyWatch | undefined;
     let open = false;
     const timeout = this.#options.transactionTimeout;
     try {
@@ -239,6 +243,7 @@ export class GroupCommit {
             ),
           );
         }) ?? ignore;
+      standby = watchStandbyWait(client);
       sent = true;
       if (timeout !== undefined) {
         // One simple-protocol message: the transaction and its timeout cost one round trip.
@@ -265,6 +270,8 @@ export class GroupCommit {
         await client.query({ text: 'COMMIT' });
         open = false;
       }
+      const abandoned = standby.abandoned();
+      if (abandoned !== undefined) throw noticeError(abandoned);
       for (const candidate of batch) {
         if (created.has(candidate.key)) {
           this.#settle(candidate, (waiter, i) =>
@@ -289,6 +296,8 @@ export class GroupCommit {
     } catch (thrown) {
       // Given up by the store: its reason says more than the driver's "Connection terminated".
       const error = slot.reason ?? thrown;
+      // Before a connection lost after it (57P01 ends the session): the commit is on the primary.
+      const abandoned = standby?.abandoned();
       if (breaksConnection(error)) broken = error;
       else if (open && client !== undefined) {
         // Back to a clean session before the connection goes back to the pool (and the pooler's server
@@ -297,13 +306,17 @@ export class GroupCommit {
           broken = rollback;
         });
       }
-      const failure = isUnavailable(error)
-        ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
-        : unexpected(error, this.#options.table, this.#options.target);
-      span?.fail(failure, statusCodeAttributes(error));
+      const failure =
+        abandoned !== undefined
+          ? new StoreUnavailableError(unconfirmedMessage(abandoned, this.#options.target), { cause: error })
+          : isUnavailable(error)
+            ? new StoreUnavailableError(unavailableMessage(error, this.#options.target, sent), { cause: error })
+            : unexpected(error, this.#options.table, this.#options.target);
+      span?.fail(failure, statusCodeAttributes(abandoned ?? error));
       for (const candidate of batch) this.#settle(candidate, (waiter) => waiter.reject(failure));
     } finally {
       unwatch();
+      standby?.stop();
       // A connection that failed is thrown away, not handed to the next batch.
       release(broken === undefined ? undefined : (broken as Error));
       span?.end();
@@ -369,21 +382,4 @@ function unexpected(error: unknown, table: string, target: string): unknown {
     `PostgreSQL at ${target} failed an insert into ${table} with SQLSTATE ${code}: ${(error as Error).message}`,
     { cause: error, sqlState: code },
   );
-}
-
-/**
- * The group commit's insert: the plants' columns as one array each, unnested into rows. It names its
- * columns, so a column the shape does not have (a newer server's) stays NULL or takes its default.
- */
-function insertStatement(table: string, columns: PlantColumns): string {
-  const names = columns.all.map((column) => column.quoted).join(', ');
-  const arrays = columns.all.map((column, i) => `$${i + 1}::${column.type}[]`).join(', ');
-  const key = columns.key.quoted;
-  return `INSERT INTO ${table} (${names}) SELECT * FROM unnest(${arrays}) ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`;
-}
-
-/** The read of the rows of ids an insert did not create: the shape's columns, and no others. */
-function selectStatement(table: string, columns: PlantColumns): string {
-  const key = columns.key;
-  return `SELECT ${columns.all.map(selectExpression).join(', ')} FROM ${table} WHERE ${key.quoted} = ANY ($1::${key.type}[])`;
 }

@@ -94,7 +94,7 @@ async function ownConnection(options: pg.PoolConfig): Promise<PostgresPoolClient
   return {
     query: (config) => client.query(config as pg.QueryConfig) as never,
     release: () => void client.end().catch(ignore),
-    on: (event, listener) => client.on(event, listener),
-    removeListener: (event, listener) => client.removeListener(event, listener),
+    on: client.on.bind(client),
+    removeListener: client.removeListener.bind(client),
   };
 }
