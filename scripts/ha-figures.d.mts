@@ -40,8 +40,10 @@ export interface RejoinReport {
   readonly event: string;
   /** Whether Patroni ran pg_rewind (it does when the old leader's WAL went past the new timeline's start). */
   readonly rewound: boolean;
-  /** From its Patroni's start, or the heal of its path, to streaming as the synchronous standby. */
+  /** From `since` to streaming as the synchronous standby. */
   readonly syncStandbyAfterMs: number;
+  /** What it rejoined after: its Patroni started again, or its path to etcd healed. */
+  readonly since: 'start' | 'heal';
 }
 
 /** The cluster's side of a network fault. */

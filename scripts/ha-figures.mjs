@@ -24,6 +24,18 @@ export function readHaReport() {
 
 const count = (n) => n.toLocaleString('en-US');
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const wholeSeconds = (ms) => `${ms / 1000} s`;
+
+/** The programs' versions as the suite read them (`patroni 3.0.2, etcd Version: 3.4.23, …`), named plainly. */
+function versionsOf(text) {
+  const found = [
+    ['Patroni', /patroni ([^\s,]+)/],
+    ['etcd', /etcd Version: ([^\s,]+)/],
+    ['HAProxy', /HAProxy version ([^\s,]+)/],
+    ['PostgreSQL', /\(PostgreSQL\) ([^\s,]+)/],
+  ].map(([name, pattern]) => [name, pattern.exec(text)?.[1]]);
+  return found.every(([, version]) => version) ? found.map((pair) => pair.join(' ')).join(', ') : text;
+}
 const minutes = (ms) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 /** `a` for one path's figure, `a and b (host list, HAProxy)` for both paths' (host list first). */
@@ -40,7 +52,8 @@ function perPath(paths, figure) {
  */
 function eventNote(report, entry, paths) {
   if (entry.kind === 'rejoin') {
-    return `${entry.event}: ${entry.rewound ? 'rewound by pg_rewind' : 'no rewind needed'}, no new copy; the synchronous standby ${seconds(entry.syncStandbyAfterMs)} later.`;
+    const since = entry.since === 'heal' ? 'the heal' : 'its Patroni started';
+    return `${entry.event}: ${entry.rewound ? 'rewound by pg_rewind' : 'no rewind needed'}, no new copy; the synchronous standby ${seconds(entry.syncStandbyAfterMs)} after ${since}.`;
   }
   if (entry.demotedAfterMs !== undefined) {
     return (
@@ -50,18 +63,22 @@ function eventNote(report, entry, paths) {
     );
   }
   if (entry.cutMs !== undefined) {
-    const waited =
+    const alone = paths.some((each) => each.acknowledgedAlone !== undefined);
+    const dropped =
       entry.standbyDroppedAfterMs === undefined
         ? ''
-        : `Patroni dropped the standby from the synchronous ones ${seconds(entry.standbyDroppedAfterMs)} after the cut (wal_sender_timeout ${report.walSenderTimeoutS} s); `;
-    const alone = paths.some((each) => each.acknowledgedAlone !== undefined)
+        : `Patroni removed the standby from the sync key ${seconds(entry.standbyDroppedAfterMs)} after the cut ` +
+          `(wal_sender_timeout ${report.walSenderTimeoutS} s)${alone ? '' : ' and kept the leader waiting'}; `;
+    const then = alone
       ? `; then the leader acknowledged ${perPath(paths, (each) => each.acknowledgedAlone)} creates alone until the heal`
-      : ', the leader waiting for the standby until the heal';
+      : '';
     return (
-      `${entry.event}: cut for ${seconds(entry.cutMs)}; ${waited}` +
+      `${entry.event}: cut for ${seconds(entry.cutMs)}, the ${count(entry.cancelledCommits)} commits waiting for ` +
+      `the standby a second into it cancelled (pg_cancel_backend, as an operator does); ${dropped}` +
       `${perPath(paths, (each) => each.acknowledgedWhileWaiting)} creates acknowledged while the leader had to wait, ` +
-      `the slowest answer in ${seconds(Math.max(...paths.map((each) => each.slowestAnswerMs)))}${alone}; ` +
-      `the standby was synchronous again ${seconds(entry.syncAgainAfterHealMs)} after the heal.`
+      `the slowest answer in ${seconds(Math.max(...paths.map((each) => each.slowestAnswerMs)))}${then}; ` +
+      `the standby synchronous again ${seconds(entry.syncAgainAfterHealMs)} after the heal, once it gave up ` +
+      `the stream the cut had ended (wal_receiver_timeout ${report.walReceiverTimeoutS} s).`
     );
   }
   return undefined;
@@ -82,11 +99,22 @@ export function haFigures(report) {
     count(each.lost),
     count(each.unavailable),
     count(each.other),
+    seconds(each.longestWithout200Ms),
     seconds(each.servingAgainMs),
   ]);
   const table = tableBody(
     `Made by ${HA_FIGURES_COMMAND} from ${HA_REPORT}; do not edit`,
-    ['Fault', 'Path', 'Creates sent', 'Acknowledged', 'Lost', 'Answered 503', 'Other', '200 again after'],
+    [
+      'Fault',
+      'Path',
+      'Creates sent',
+      'Acknowledged',
+      'Lost',
+      'Answered 503',
+      'Other',
+      'Longest without a 200',
+      '200 again after',
+    ],
     rows,
   );
   const notes = report.events
@@ -103,10 +131,12 @@ export function haFigures(report) {
   return [
     '',
     `From one run of \`${report.command}\`, finished ${report.finishedAt.slice(0, 10)} in ${minutes(report.durationMs)} ` +
-      `on ${report.cpus} cores (${report.versions.replace(/ - https?:\S+/, '')}; Patroni's ttl ${ttl} s, loop_wait ${loop_wait} s, ` +
+      `on ${report.cpus} cores (${versionsOf(report.versions)}; Patroni's ttl ${ttl} s, loop_wait ${loop_wait} s, ` +
       `retry_timeout ${retry_timeout} s; wal_sender_timeout ${report.walSenderTimeoutS} s, wal_receiver_timeout ` +
-      `${report.walReceiverTimeoutS} s; the servers' statement timeout ${seconds(report.statementTimeoutMs)}). ` +
-      `"200 again after" runs from the fault to the 200 that ended the path's longest stretch without one.`,
+      `${report.walReceiverTimeoutS} s; the servers' statement timeout ${wholeSeconds(report.statementTimeoutMs)}). ` +
+      `"Creates sent" counts every request, a create sent again after a 503 too; "200 again after" runs ` +
+      `from the fault to the 200 that ended the path's longest stretch without one (where nothing stopped, ` +
+      `that stretch is a slow moment of the machine's).`,
     table.trimEnd(),
     '',
     ...notes.map((note) => `- ${note}`),

@@ -14,16 +14,7 @@
 // and HAProxy reach PostgreSQL directly.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +37,7 @@ import {
   postgresIds,
   program,
 } from './patroni.js';
+import { connectedTo } from './tcp-clients.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.mjs';
 
 /** The watchdog that sweeps a cluster's directory once the test process is gone. */
@@ -371,16 +363,20 @@ export class HaCluster {
   }
 
   /**
-   * The processes holding a connection to etcd's client port, by pid: the proxies (this process) and
-   * etcd's own gateway, and no Patroni when each reaches etcd through its proxy alone. From /proc (Linux).
+   * The processes holding a connection to etcd's client port, or with `through`, to that node's proxy
+   * to etcd; by pid, from /proc (Linux).
    */
-  etcdClients(): number[] {
-    return [...new Set(connectedTo(this.#etcdPorts.client))].sort((a, b) => a - b);
+  etcdClients(through?: NodeName): number[] {
+    const port = through === undefined ? this.#etcdPorts.client : this.#paths.get(through)!.etcd.port;
+    return [...new Set(connectedTo(port))].sort((a, b) => a - b);
   }
 
-  /** The pid of etcd. */
-  etcdPid(): number | undefined {
-    return this.#etcd?.pid;
+  /** The pids of etcd and of each node's Patroni. */
+  pids(): { readonly etcd?: number } & Partial<Record<NodeName, number>> {
+    return {
+      etcd: this.#etcd?.pid,
+      ...Object.fromEntries(NODE_NAMES.map((name) => [name, this.#node(name).patroniPid()])),
+    };
   }
 
   /**
@@ -436,40 +432,6 @@ export class HaCluster {
     const nodes = NODE_NAMES.map((name) => `--- ${name}:\n${this.#node(name).log().slice(-4000)}`);
     return [...nodes, `--- HAProxy:\n${this.#haproxy?.log().slice(-2000) ?? ''}`].join('\n');
   }
-}
-
-/**
- * The pids of the processes holding an established TCP connection to `port` on 127.0.0.1: the
- * connections of /proc/net/tcp whose remote end is that port, and the processes whose descriptors are
- * their sockets.
- */
-function connectedTo(port: number): number[] {
-  const remote = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-  const inodes = new Set(
-    readFileSync('/proc/net/tcp', 'utf8')
-      .split('\n')
-      .slice(1)
-      .map((line) => line.trim().split(/\s+/))
-      .filter((fields) => fields[2] === remote && fields[3] === '01')
-      .map((fields) => `socket:[${fields[9]}]`),
-  );
-  const pids: number[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let descriptors: string[];
-    try {
-      descriptors = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of descriptors) {
-      try {
-        if (inodes.has(readlinkSync(`/proc/${pid}/fd/${fd}`))) pids.push(Number(pid));
-      } catch {
-        // Closed meanwhile.
-      }
-    }
-  }
-  return pids;
 }
 
 /** One etcd member on 127.0.0.1, its data in `dir` (owned by the user it runs as). */

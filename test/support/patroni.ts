@@ -211,6 +211,11 @@ export class PatroniNode {
     this.#patroni = new Daemon(this.dir, 'patroni', program('patroni'), [this.#config], true, this.#variables);
   }
 
+  /** The pid of its Patroni, while one runs. */
+  patroniPid(): number | undefined {
+    return this.#patroni?.running() ? this.#patroni.pid : undefined;
+  }
+
   /** Its log (Patroni's and its PostgreSQL's), or only what its latest start wrote. */
   log(sinceStart = false): string {
     return this.#patroni?.log(sinceStart ? this.#startedAt : 0) ?? '';
