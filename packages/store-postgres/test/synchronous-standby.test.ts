@@ -179,16 +179,17 @@ it('answers 503 by its own clock when the standby is gone, since the statement t
         /did not acknowledge the insert within the statement timeout \(1 s\), so whether it committed is unknown/,
       );
       expect(Date.now() - started).toBeGreaterThanOrEqual(statementTimeout);
-      // Its backend still waits for the standby, past the statement timeout: the timeout ended nothing.
-      await signal('pg_cancel_backend', await waitingForStandby(1));
+      // Its backend still waits for the standby, past the statement timeout (the timeout ended nothing)
+      // and once the store has given up the statement and closed its connection.
       await settled(store);
+      await signal('pg_cancel_backend', await waitingForStandby(1));
       // Committed on the primary once cancelled; a retry reads it and waits for the standby in turn.
       expectUnavailable(
         await outcome(store.insert(oak)),
         /did not acknowledge the insert within the statement timeout/,
       );
-      await signal('pg_cancel_backend', await waitingForStandby(1));
       await settled(store);
+      await signal('pg_cancel_backend', await waitingForStandby(1));
     },
     (store) => replays(store, oak),
   );

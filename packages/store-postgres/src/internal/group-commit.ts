@@ -296,7 +296,8 @@ export class GroupCommit {
     } catch (thrown) {
       // Given up by the store: its reason says more than the driver's "Connection terminated".
       const error = slot.reason ?? thrown;
-      // Before a connection lost after it (57P01 ends the session): the commit is on the primary.
+      // A wait for the standby given up says more than a connection lost after it (57P01 ends the
+      // session): the commit is on the primary.
       const abandoned = standby?.abandoned();
       if (breaksConnection(error)) broken = error;
       else if (open && client !== undefined) {
