@@ -3,8 +3,11 @@
 // per create: the SERVER span (continuing a caller's traceparent, or a new trace), the
 // `plant_store.insert` span under it, and on the file store the span of each write and fsync, linked to
 // every request it made durable; the same ids on each `--log` request line; every span exported by the
-// time the process exits on SIGTERM. PLANT_STORE_OTEL=1 is the flag's variable.
+// time the process exits on SIGTERM, and a line on stderr when the collector refused them.
+// PLANT_STORE_OTEL=1 is the flag's variable.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -224,4 +227,64 @@ it('traces with PLANT_STORE_OTEL=1 as with --otel (OTEL_SERVICE_NAME naming the 
   expect(line).toMatchObject({ status: 200 });
   expect(line).not.toHaveProperty('trace_id');
   expect(line).not.toHaveProperty('span_id');
+});
+
+/** A collector on 127.0.0.1 that answers every export with `status`; `close` frees its port. */
+async function collectorAnswering(status: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status, { 'content-type': 'text/plain' }).end('refused\n'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+it('says on stderr that the spans were not exported at exit when nothing listens at the endpoint, and exits 0', async () => {
+  const gone = await collectorAnswering(200);
+  await gone.close();
+  const server = await startServer(['--otel'], {
+    ...exporterEnv({ url: gone.url }, 'http/protobuf', 600_000),
+    // The exporter's retries of a refused connection stop within this.
+    OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+  });
+  expect((await createPlant(server.url, { id: 1, name: 'Fern' })).status).toBe(200);
+  expect(await server.stop()).toBe(0);
+  // The last attempt's failure: refused, or timed out when a loaded machine held the attempt back.
+  const port = new URL(gone.url).port;
+  expect(server.run.stderr).toMatch(
+    new RegExp(
+      `^plant-store-server: --otel: spans not exported at exit: Error: (connect ECONNREFUSED 127\\.0\\.0\\.1:${port}|Request timed out)\n$`,
+    ),
+  );
+});
+
+it('says it on the JSON log with --log when the collector answers the export with 400', async () => {
+  const collector = await collectorAnswering(400);
+  try {
+    const server = await startServer(OTEL, exporterEnv(collector, 'http/json', 600_000));
+    expect((await createPlant(server.url, { id: 1, name: 'Fern' })).status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    const lines = server.run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.event === 'spans-lost')).toEqual([
+      {
+        level: 'error',
+        time: expect.any(String),
+        event: 'spans-lost',
+        error: 'OTLPExporterError: Bad Request',
+        message: 'spans not exported at exit',
+      },
+    ]);
+    // After the server's own last line.
+    expect(lines.at(-1)?.event).toBe('spans-lost');
+    expect(lines.at(-2)?.event).toBe('stop');
+  } finally {
+    await collector.close();
+  }
 });

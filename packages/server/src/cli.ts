@@ -58,7 +58,11 @@ async function main(): Promise<void> {
   if (command.otel === true) {
     try {
       if (command.workers !== undefined && cluster.isPrimary) findTracingSdk();
-      else flushOnExit(startTracing(await loadTracingSdk()));
+      else
+        flushOnExit(await startTracing(await loadTracingSdk()), {
+          options: command.options,
+          ...(cluster.worker !== undefined && { worker: cluster.worker.id }),
+        });
     } catch (error) {
       if (!(error instanceof MissingPackageError)) throw error;
       process.stderr.write(`plant-store-server: ${error.message}\n`);

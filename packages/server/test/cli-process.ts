@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
+import { getCurrentTest } from 'vitest/suite';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -53,13 +54,75 @@ export function run(args: string[], env: Record<string, string> = {}, cli = CLI)
   return result;
 }
 
-/** Waits (at most 10 s) for the start banner and returns the URL it printed. */
-export async function listening(result: Run): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const match = /listening on (\S+)/.exec(result.stdout);
-    if (match?.[1] !== undefined) return match[1];
-    if (result.child.exitCode !== null) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the CLI did not start; stdout: ${result.stdout} stderr: ${result.stderr}`);
+// A hook, or a call outside any test, waits this long for a banner.
+const OUTSIDE_A_TEST_MS = 30_000;
+// A wait cut by the test's timeout reports this long before it, so that the failure is the report.
+const REPORT_MARGIN_MS = 1_000;
+
+/**
+ * How long a wait of the running test may last: until just before the test's own timeout. A shorter
+ * bound would decide by chance on a loaded machine (two workers that load the OpenTelemetry SDK took
+ * 15 s to start on 2 cores at a load average of 10); the test's timeout bounds the test anyway, and
+ * the wait only reports before it.
+ */
+function timeLeftInTest(): number {
+  const test = getCurrentTest();
+  const startTime = test?.result?.startTime;
+  if (test === undefined || startTime === undefined) return OUTSIDE_A_TEST_MS;
+  if (!(test.timeout > 0 && Number.isFinite(test.timeout))) return Number.POSITIVE_INFINITY;
+  return Math.max(0, startTime + test.timeout - REPORT_MARGIN_MS - Date.now());
+}
+
+/** Whether the process runs, or how it ended. */
+function stateOf(child: ChildProcess): string {
+  if (child.exitCode !== null) return `it exited with code ${child.exitCode}`;
+  if (child.signalCode !== null) return `it was ended by ${child.signalCode}`;
+  return `it is still running (pid ${child.pid})`;
+}
+
+/**
+ * Waits for the start banner and returns the URL it printed. Rejects, with whether the process still
+ * runs and all it printed, when it has exited and closed its output without a banner, or just before
+ * the test would time out (outside a test, after 30 s).
+ */
+export function listening(result: Run): Promise<string> {
+  const { child } = result;
+  const since = Date.now();
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const seconds = () => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+    const report = (what: string) => {
+      if (settled) return;
+      settled = true;
+      stop();
+      reject(
+        new Error(
+          `the CLI did not start: ${what}, and ${stateOf(child)}; stdout: ${result.stdout} stderr: ${result.stderr}`,
+        ),
+      );
+    };
+    const check = () => {
+      const match = /listening on (\S+)/.exec(result.stdout);
+      if (settled || match?.[1] === undefined) return;
+      settled = true;
+      stop();
+      resolve(match[1]);
+    };
+    const wait = timeLeftInTest();
+    const timer = Number.isFinite(wait)
+      ? setTimeout(() => report(`it printed no banner in ${seconds()}, the time the test had left`), wait)
+      : undefined;
+    const stop = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+    };
+    // After run()'s own listener, which has added the chunk to `stdout` by then.
+    child.stdout?.on('data', check);
+    // 'close', not 'exit': by then all it printed has been read. A promise: it may have closed already.
+    void result.closed.then(() => {
+      check();
+      report(`it closed its output without a banner after ${seconds()}`);
+    });
+    check();
+  });
 }

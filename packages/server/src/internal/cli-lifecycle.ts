@@ -2,7 +2,7 @@
 // the exit on a failure, the drain on a signal and the token file's reload on SIGHUP (the single
 // process and every worker).
 import type { TokenSet } from '@plant-store/core';
-import { describeError } from './logger.js';
+import { createLogger, describeError } from './logger.js';
 import { MissingPackageError } from './open-store.js';
 import type { PlantStoreServer, PlantStoreServerOptions } from './server-types.js';
 
@@ -22,32 +22,72 @@ export function fail(what: string, error: unknown): never {
   process.exit(exitCodeOf(error));
 }
 
+/** Where a process says that the spans it held were lost at its exit. */
+export interface ExitLog {
+  /** `--log` and `--log-level`: a line of the JSON log, or a plain line without it. */
+  readonly options: Pick<PlantStoreServerOptions, 'log' | 'logLevel'>;
+  /** A worker's number, on its log lines. */
+  readonly worker?: number;
+}
+
 // What a drained process writes out before it exits: the spans `--otel` has not exported yet.
-let flushBeforeExit: (() => Promise<void>) | undefined;
+let flushBeforeExit: { readonly flush: () => Promise<void>; readonly log: ExitLog } | undefined;
 // The longest the flush may hold the exit: an exporter whose endpoint is gone must not keep the
 // process from stopping (the SDK's own export timeout is 10 s).
 const FLUSH_LIMIT_MS = 10_000;
 
-/** Has {@link drainAndExit} call `flush` after the drain, before the exit. */
-export function flushOnExit(flush: () => Promise<void>): void {
-  flushBeforeExit = flush;
+/** Has {@link drainAndExit} call `flush` after the drain, before the exit, and say on `log` if it fails. */
+export function flushOnExit(flush: () => Promise<void>, log: ExitLog): void {
+  flushBeforeExit = { flush, log };
+}
+
+/**
+ * Runs `flush` for at most `limitMs`. Resolves to why it did not write everything out: its error, or
+ * that it did not finish in time; to undefined when it did.
+ */
+export async function flushWithin(flush: () => Promise<void>, limitMs: number): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<string>((resolve) => {
+    timer = setTimeout(resolve, limitMs, `the export did not finish within ${limitMs / 1000} s`);
+  });
+  const flushed = Promise.resolve()
+    .then(flush)
+    .then(
+      () => undefined,
+      (error: unknown) => describeError(error),
+    );
+  try {
+    return await Promise.race([flushed, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Says that the spans not yet exported are lost, and why: on the JSON log with `--log`, else a plain line. */
+function reportLostSpans({ options, worker }: ExitLog, reason: string): void {
+  const message = 'spans not exported at exit';
+  if (options.log !== true) {
+    process.stderr.write(`plant-store-server: --otel: ${message}: ${reason}\n`);
+    return;
+  }
+  const logger = createLogger('stderr', {
+    ...(options.logLevel !== undefined && { level: options.logLevel }),
+    ...(worker !== undefined && { worker }),
+  });
+  logger.error(message, { event: 'spans-lost', error: reason });
 }
 
 /**
  * Drains `server` (requests in flight finish, its store closes), writes out what {@link flushOnExit}
- * was given, and exits 0; a failure exits through {@link fail}.
+ * was given (saying so when it could not), and exits 0; a failure exits through {@link fail}.
  */
 export function drainAndExit(server: Pick<PlantStoreServer, 'close'>): void {
   server
     .close()
     .then(async () => {
       if (flushBeforeExit === undefined) return;
-      let timer: NodeJS.Timeout | undefined;
-      const limit = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, FLUSH_LIMIT_MS);
-      });
-      await Promise.race([flushBeforeExit().catch(() => undefined), limit]);
-      clearTimeout(timer);
+      const reason = await flushWithin(flushBeforeExit.flush, FLUSH_LIMIT_MS);
+      if (reason !== undefined) reportLostSpans(flushBeforeExit.log, reason);
     })
     .then(
       () => process.exit(0),

@@ -43,12 +43,20 @@ function missingSdk(error: unknown): unknown {
   );
 }
 
+/** What NodeSDK keeps of the resource it gives its providers (a private field: see startTracing). */
+interface SdkWithResource {
+  readonly _resource?: { waitForAsyncAttributes?(): Promise<void> };
+}
+
 /**
  * Starts the SDK in this process: traces only (metrics stay on the operations listener, logs on
- * stderr) unless `OTEL_METRICS_EXPORTER` or `OTEL_LOGS_EXPORTER` ask for more. Resolves what writes
- * out the spans not yet exported, for the exit.
+ * stderr) unless `OTEL_METRICS_EXPORTER` or `OTEL_LOGS_EXPORTER` ask for more. Resolves, once the
+ * resource's attributes have settled, to what writes out the spans not yet exported, for the exit.
  */
-export function startTracing(sdk: SdkPackage, env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
+export async function startTracing(
+  sdk: SdkPackage,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<() => Promise<void>> {
   env.OTEL_METRICS_EXPORTER ??= 'none';
   env.OTEL_LOGS_EXPORTER ??= 'none';
   const node = new sdk.NodeSDK({
@@ -57,5 +65,12 @@ export function startTracing(sdk: SdkPackage, env: NodeJS.ProcessEnv = process.e
     instrumentations: [],
   });
   node.start();
+  // Some of the resource's attributes settle later (host.id: a dynamic import, then a file read, which
+  // a loaded machine can hold back for seconds). Until they have, the batch processor takes a batch
+  // out of its queue and waits for them before it hands the batch to the exporter, and its shutdown
+  // waits for neither: a SIGTERM then exits 0 with the spans of the last requests in neither place
+  // (sdk-trace 2.12, BatchSpanProcessorBase). Settled before the server serves, no export ever waits.
+  // The resource is the one every span carries; NodeSDK keeps it in a private field.
+  await (node as unknown as SdkWithResource)._resource?.waitForAsyncAttributes?.();
   return () => node.shutdown();
 }
