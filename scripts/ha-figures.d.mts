@@ -74,7 +74,6 @@ export interface HaReport {
   readonly versions: string;
   readonly timings: { readonly ttl: number; readonly loop_wait: number; readonly retry_timeout: number };
   readonly walSenderTimeoutS: number;
-  readonly walReceiverTimeoutS: number;
   readonly statementTimeoutMs: number;
   /** The tests of the run that failed, by name. */
   readonly failed: readonly string[];

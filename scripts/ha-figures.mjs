@@ -77,8 +77,8 @@ function eventNote(report, entry, paths) {
       `the standby a second into it cancelled (pg_cancel_backend, as an operator does); ${dropped}` +
       `${perPath(paths, (each) => each.acknowledgedWhileWaiting)} creates acknowledged while the leader had to wait, ` +
       `the slowest answer in ${seconds(Math.max(...paths.map((each) => each.slowestAnswerMs)))}${then}; ` +
-      `the standby synchronous again ${seconds(entry.syncAgainAfterHealMs)} after the heal, once it gave up ` +
-      `the stream the cut had ended (wal_receiver_timeout ${report.walReceiverTimeoutS} s).`
+      `the standby synchronous again ${seconds(entry.syncAgainAfterHealMs)} after the heal, which reset ` +
+      `the stream the leader had ended during the cut.`
     );
   }
   return undefined;
@@ -132,8 +132,8 @@ export function haFigures(report) {
     '',
     `From one run of \`${report.command}\`, finished ${report.finishedAt.slice(0, 10)} in ${minutes(report.durationMs)} ` +
       `on ${report.cpus} cores (${versionsOf(report.versions)}; Patroni's ttl ${ttl} s, loop_wait ${loop_wait} s, ` +
-      `retry_timeout ${retry_timeout} s; wal_sender_timeout ${report.walSenderTimeoutS} s, wal_receiver_timeout ` +
-      `${report.walReceiverTimeoutS} s; the servers' statement timeout ${wholeSeconds(report.statementTimeoutMs)}). ` +
+      `retry_timeout ${retry_timeout} s; wal_sender_timeout ${report.walSenderTimeoutS} s; the servers' statement ` +
+      `timeout ${wholeSeconds(report.statementTimeoutMs)}). ` +
       `"Creates sent" counts every request, a create sent again after a 503 too; "200 again after" runs ` +
       `from the fault to the 200 that ended the path's longest stretch without one (where nothing stopped, ` +
       `that stretch is a slow moment of the machine's).`,

@@ -29,13 +29,6 @@ export const PATRONI_TIMINGS = { ttl: 20, loop_wait: 1, retry_timeout: 3 } as co
  */
 export const WAL_SENDER_TIMEOUT_S = 10;
 
-/**
- * How long a standby waits to hear from its leader before it connects again (`wal_receiver_timeout`),
- * in the tests: longer than any cut of the stream a test makes, or the standby would connect again
- * into the cut, whose proxy takes the connection and drops its start-up for good.
- */
-export const WAL_RECEIVER_TIMEOUT_S = 30;
-
 export type NodeName = 'node-a' | 'node-b';
 export const NODE_NAMES: readonly NodeName[] = ['node-a', 'node-b'];
 
@@ -356,10 +349,9 @@ export function patroniVariables(
  *   advertised client addresses, past the proxy;
  * - `wal_sender_timeout` of {@link WAL_SENDER_TIMEOUT_S} s rather than 60: a leader cut off from its
  *   standby ends the standby's stream after that, and Patroni then drops the standby from the
- *   synchronous ones (or, strict, waits), within a test's seconds;
- * - `wal_receiver_timeout` of {@link WAL_RECEIVER_TIMEOUT_S} s rather than 60: a cut made by the
- *   harness's proxy passes no reset when it heals, so the standby learns that the leader ended its
- *   stream only when this runs out; a network would reset the connection at the standby's next reply.
+ *   synchronous ones (or, strict, waits), within a test's seconds. `wal_receiver_timeout` stays 60 s,
+ *   longer than any cut of the stream a test makes: the heal resets the stream the leader ended meanwhile
+ *   (tcp-proxy.mjs), and the standby connects again.
  */
 function testOverrides(dir: string): object {
   return {
@@ -369,7 +361,6 @@ function testOverrides(dir: string): object {
       parameters: {
         unix_socket_directories: dir,
         wal_sender_timeout: `${WAL_SENDER_TIMEOUT_S}s`,
-        wal_receiver_timeout: `${WAL_RECEIVER_TIMEOUT_S}s`,
       },
     },
     watchdog: { mode: 'off' },

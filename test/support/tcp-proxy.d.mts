@@ -26,7 +26,10 @@ export interface TcpProxy {
   setDelay(ms: number): void;
   /**
    * Cuts the path (`true`) or heals it (`false`): while cut, every byte is dropped both ways, and
-   * neither a close nor a reset passes; connections stay open. Bytes dropped are not sent later.
+   * neither a close nor a reset passes; connections stay open. Bytes dropped are not sent later. A heal
+   * resets (RST) each connection whose other side ended (closed or errored) during the cut, as a network
+   * does once the live side's next segment reaches a host that no longer has the connection; the
+   * others pass bytes again.
    */
   blackhole(on: boolean): void;
   /**

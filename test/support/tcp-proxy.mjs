@@ -1,6 +1,7 @@
 // A TCP proxy on 127.0.0.1 that stands for the network between a client and a server (the store and
 // PostgreSQL): it can add latency each way, blackhole the path (every byte dropped both ways, no
-// reset, connections left open), as a cut cable or a firewall that drops packets would, and reset one
+// reset, connections left open), as a cut cable or a firewall that drops packets would, heal it as such
+// a network heals (a connection one side ended meanwhile is reset on the other), and reset one
 // connection at a chosen chunk, as a path that breaks at that moment would (a request that never
 // arrives, or an answer that never comes back). Plain ESM so the tests and the bench can both import
 // it; types in tcp-proxy.d.mts.
@@ -12,7 +13,8 @@ import { connect, createServer } from 'node:net';
  * @returns {Promise<import('./tcp-proxy.d.mts').TcpProxy>}
  * @example
  * const proxy = await startTcpProxy({ target: { host: '127.0.0.1', port: 5432 }, delayMs: 5 });
- * // connect to 127.0.0.1:proxy.port; proxy.blackhole(true) cuts the path, proxy.blackhole(false) heals it
+ * // connect to 127.0.0.1:proxy.port; proxy.blackhole(true) cuts the path, proxy.blackhole(false) heals it,
+ * // resetting each connection whose other side ended during the cut
  * // the first answer that carries "COMMIT" never reaches the client, whose connection is reset:
  * proxy.intercept((chunk, direction) => (direction === 'to-client' && chunk.includes('COMMIT') ? 'reset' : 'pass'));
  * await proxy.close();
@@ -25,6 +27,12 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
   let hook;
   /** @type {Set<import('node:net').Socket>} */
   const sockets = new Set();
+  /**
+   * The sockets left open on one side of a connection whose other side ended (closed or errored) while
+   * the path was cut: the heal resets them.
+   * @type {Set<import('node:net').Socket>}
+   */
+  const orphans = new Set();
 
   /**
    * Copies `from` to `to`, each chunk `delay` ms later, in order; drops what arrives while holed. A
@@ -82,11 +90,22 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
       socket.on('close', () => sockets.delete(socket));
       socket.setNoDelay(true);
     }
-    // One side failing ends the other as a reset would, unless the path is cut: then nothing passes.
-    client.on('error', () => (holed ? undefined : upstream.destroy()));
-    upstream.on('error', () => (holed ? undefined : client.destroy()));
-    client.on('close', () => (holed ? undefined : upstream.destroy()));
-    upstream.on('close', () => (holed ? undefined : client.destroy()));
+    // One side failing ends the other as a reset would, unless the path is cut: then nothing passes, and
+    // the other side is left on a connection that is gone until the path heals.
+    const ended = (other) => {
+      if (!holed) other.destroy();
+      else if (!other.destroyed) orphans.add(other);
+    };
+    for (const [socket, other] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      socket.on('error', () => ended(other));
+      socket.on('close', () => {
+        orphans.delete(socket);
+        ended(other);
+      });
+    }
     // RST both ways, as a path that breaks does to a connection: neither side gets another byte.
     const reset = () => {
       for (const socket of [client, upstream]) if (!socket.destroyed) socket.resetAndDestroy();
@@ -112,11 +131,18 @@ export async function startTcpProxy({ target, delayMs = 0 }) {
     },
     blackhole(on) {
       holed = on;
+      if (on) return;
+      // On a network, the first segment the live side sends after the heal (a retransmission of what the
+      // cut dropped, a keepalive, its next message) reaches a host with no such connection, which answers
+      // with a reset: the proxy resets at once, as if that segment were sent as the path came back.
+      for (const socket of orphans) if (!socket.destroyed) socket.resetAndDestroy();
+      orphans.clear();
     },
     intercept(next) {
       hook = next;
     },
     close() {
+      orphans.clear();
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve(undefined)));
     },

@@ -1,8 +1,9 @@
 // The tests' TCP proxy, on real sockets in front of an echo server: bytes pass unchanged and in order,
 // latency is added each way, a blackhole drops bytes both ways while every connection stays open, the
-// path heals, and a hook resets a connection at the chunk it chooses, either way.
+// path heals (resetting a connection one side ended meanwhile), and a hook resets a connection at the
+// chunk it chooses, either way.
 import { once } from 'node:events';
-import { connect, createServer, type Server } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.mjs';
 
@@ -10,8 +11,11 @@ let echo: Server;
 let echoPort: number;
 /** Every byte the echo server received, on any connection. */
 let echoed = '';
+/** The echo server's end of each connection, in the order it accepted them. */
+const serverSockets: Socket[] = [];
 beforeAll(async () => {
   echo = createServer((socket) => {
+    serverSockets.push(socket);
     socket.on('error', () => undefined);
     socket.on('data', (chunk: Buffer) => {
       echoed += chunk.toString();
@@ -118,6 +122,31 @@ it('drops every byte both ways while blackholed, with no close or reset, and pas
   await fresh.until(3);
   expect(fresh.received().toString()).toBe('new');
   for (const each of [c, other, fresh]) each.socket.destroy();
+});
+
+it('resets, once healed, a connection whose server closed it during the cut, and no other', async () => {
+  const path = await proxy();
+  const closing = await client(path.port);
+  closing.socket.write('hello');
+  await closing.until(5);
+  // The echo server's end of `closing`: echoed, so accepted, before the next connection is made.
+  const ended = serverSockets.at(-1)!;
+  const kept = await client(path.port);
+  kept.socket.write('hello');
+  await kept.until(5);
+  path.blackhole(true);
+  ended.destroy();
+  await pause(300);
+  // The close was lost with the path: the client still holds a connection the server has gone from.
+  expect(closing.closed()).toBe(false);
+  path.blackhole(false);
+  await until('the client of the closed connection closed', closing.closed);
+  expect(closing.error()?.code).toBe('ECONNRESET');
+  kept.socket.write(' again');
+  await kept.until(11);
+  expect(kept.received().toString()).toBe('hello again');
+  expect(kept.closed()).toBe(false);
+  kept.socket.destroy();
 });
 
 /** Resolves once `done()` holds; polled every 2 ms, for at most 5 s. */
